@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* main: global options, then one command from the table. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "log.h"
+
+static const struct fb_cmd *const commands[] = {
+	&fb_cmd_list,
+	&fb_cmd_info,
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: fbclassctl [options] COMMAND [command options] [args]\n"
+		"\n"
+		"Inspect, manage and benchmark Linux framebuffer devices.\n"
+		"\n"
+		"Options:\n"
+		"  -v, --verbose   more messages (repeat for debug)\n"
+		"  -q, --quiet     errors only\n"
+		"  -h, --help      show this help\n"
+		"  -V, --version   show the version and features\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->help);
+	fprintf(out, "\nRun 'fbclassctl COMMAND --help' for the options of a command.\n"
+		     "See fbclassctl(8).\n");
+}
+
+int fb_usage_error(const char *cmd)
+{
+	if (cmd)
+		fprintf(stderr, "Try 'fbclassctl %s --help' for more information.\n", cmd);
+	else
+		fprintf(stderr, "Try 'fbclassctl --help' for more information.\n");
+	return FB_EXIT_USAGE;
+}
+
+int main(int argc, char *argv[])
+{
+	static const struct option options[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+vqhV", options, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			log_max_priority++;
+			break;
+		case 'q':
+			log_max_priority = LOG_ERR;
+			break;
+		case 'h':
+			usage(stdout);
+			return FB_EXIT_OK;
+		case 'V':
+			printf("fbclassctl %s\n", PACKAGE_VERSION);
+			return FB_EXIT_OK;
+		default:
+			return fb_usage_error(NULL);
+		}
+	}
+	if (optind >= argc) {
+		ERR("missing command");
+		return fb_usage_error(NULL);
+	}
+	const char *name = argv[optind];
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (strcmp(commands[i]->name, name) == 0) {
+			/* The command sees itself as argv[0]; getopt restarts. */
+			int cmd_argc = argc - optind;
+			char **cmd_argv = argv + optind;
+
+			optind = 0;
+			return commands[i]->cmd(cmd_argc, cmd_argv);
+		}
+	}
+	ERR("unknown command '%s'", name);
+	return fb_usage_error(NULL);
+}

@@ -1,0 +1,33 @@
+# Shared helpers for the shell test tiers.  Sourced, not run.
+# shellcheck shell=bash
+
+: "${top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+: "${FBCLASSCTL:=$top_builddir/fbclassctl}"
+
+# SKIP (77) on a user's machine; under CI a tier that cannot run is a failure.
+skip() {
+	if [ "${CI:-}" = true ]; then
+		echo "FAIL (CI=true, a skip is a failure): $*" >&2
+		exit 1
+	fi
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+n_pass=0
+n_fail=0
+ok() { n_pass=$((n_pass + 1)); echo "ok - $*"; }
+not_ok() { n_fail=$((n_fail + 1)); echo "not ok - $*"; }
+
+# check NAME CMD...: run CMD, report ok/not ok.
+check() {
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name"; fi
+}
+
+finish() {
+	echo "# $n_pass passed, $n_fail failed"
+	[ "$n_fail" -eq 0 ]
+}
