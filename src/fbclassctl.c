@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +55,7 @@ int main(int argc, char *argv[])
 	};
 	int c;
 
+	setlocale(LC_ALL, "");
 	while ((c = getopt_long(argc, argv, "+vqhV", options, NULL)) != -1) {
 		switch (c) {
 		case 'v':
