@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* main: global options, then one command from the table. */
-#include "config.h"
 
 #include <getopt.h>
 #include <locale.h>
@@ -33,15 +32,6 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->help);
 	fprintf(out, "\nRun 'fbclassctl COMMAND --help' for the options of a command.\n"
 		     "See fbclassctl(8).\n");
-}
-
-int fb_usage_error(const char *cmd)
-{
-	if (cmd)
-		fprintf(stderr, "Try 'fbclassctl %s --help' for more information.\n", cmd);
-	else
-		fprintf(stderr, "Try 'fbclassctl --help' for more information.\n");
-	return FB_EXIT_USAGE;
 }
 
 int main(int argc, char *argv[])

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "log.h"
 #include "output.h"
 #include "strutil.h"
@@ -109,4 +110,13 @@ int json_print(struct json_object *doc)
 	if (fputs(s, stdout) == EOF || fputc('\n', stdout) == EOF)
 		return -EIO;
 	return 0;
+}
+
+int fb_usage_error(const char *cmd)
+{
+	if (cmd)
+		fprintf(stderr, "Try 'fbclassctl %s --help' for more information.\n", cmd);
+	else
+		fprintf(stderr, "Try 'fbclassctl --help' for more information.\n");
+	return FB_EXIT_USAGE;
 }
