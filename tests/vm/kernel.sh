@@ -1,0 +1,62 @@
+#!/bin/bash
+# Fetch the Debian kernel that linux-image-amd64 currently depends on into a
+# cache, unpack it and run depmod.  It is never installed on the host.
+# Prints KVER and KROOT as shell assignments on stdout; progress on stderr.
+# Exit 77 (skip) when no kernel package can be had.
+set -eu
+
+cache=${FBCLASSCTL_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fbclassctl-vm}
+meta=${FBCLASSCTL_VM_KERNEL_META:-linux-image-amd64}
+
+say() { echo "vm-kernel: $*" >&2; }
+
+pkg_of_meta() {
+	apt-cache depends "$meta" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-image-[0-9][^ ]*\)$/\1/p' | head -n1
+}
+
+pkg=$(pkg_of_meta || true)
+if [ -z "$pkg" ]; then
+	say "apt-cache knows no dependency of $meta; running apt-get update"
+	if [ "$(id -u)" -eq 0 ]; then
+		apt-get update -qq >&2 || say "apt-get update failed"
+	else
+		sudo -n apt-get update -qq >&2 || say "apt-get update needs root"
+	fi
+	pkg=$(pkg_of_meta || true)
+fi
+if [ -z "$pkg" ]; then
+	say "cannot resolve $meta to a kernel package (no apt lists?)"
+	exit 77
+fi
+ver=$(apt-cache policy "$pkg" | sed -n 's/^ *Candidate: //p')
+kver=${pkg#linux-image-}
+kroot=$cache/kernel/$pkg-$ver
+
+if [ -f "$kroot/.complete" ]; then
+	say "using cached $pkg $ver"
+else
+	mkdir -p "$cache/kernel"
+	tmp=$(mktemp -d "$cache/kernel/.fetch.XXXXXX")
+	trap 'rm -rf "$tmp"' EXIT
+	say "downloading $pkg $ver (apt-get download, not installed)"
+	if ! (cd "$tmp" && apt-get download -q "$pkg=$ver" >&2); then
+		say "apt-get download $pkg=$ver failed"
+		exit 77
+	fi
+	deb=$(ls "$tmp"/*.deb)
+	say "unpacking $(basename "$deb")"
+	mkdir "$tmp/root"
+	dpkg-deb -x "$deb" "$tmp/root"
+	[ -f "$tmp/root/boot/vmlinuz-$kver" ] || { say "no /boot/vmlinuz-$kver in $deb"; exit 1; }
+	depmod -b "$tmp/root" "$kver"
+	touch "$tmp/root/.complete"
+	rm -rf "$kroot"
+	mv "$tmp/root" "$kroot"
+	# Drop older unpacked kernels: one version is kept.
+	for old in "$cache"/kernel/linux-image-*; do
+		[ "$old" = "$kroot" ] || rm -rf "$old"
+	done
+fi
+echo "KVER=$kver"
+echo "KROOT=$kroot"
