@@ -38,6 +38,7 @@ if [ -f "$kroot/.complete" ]; then
 else
 	mkdir -p "$cache/kernel"
 	tmp=$(mktemp -d "$cache/kernel/.fetch.XXXXXX")
+	chmod 0755 "$tmp" # apt downloads as _apt
 	trap 'rm -rf "$tmp"' EXIT
 	say "downloading $pkg $ver (apt-get download, not installed)"
 	if ! (cd "$tmp" && apt-get download -q "$pkg=$ver" >&2); then

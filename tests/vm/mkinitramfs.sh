@@ -77,7 +77,7 @@ cp "$KROOT/$mdir"/modules.{order,builtin,builtin.modinfo} "$stage/$mdir/"
 depmod -b "$stage" "$KVER"
 
 install -m 0755 "$here/guest/init" "$stage/init"
-install -m 0644 "$here/guest/guest-lib.sh" "$stage/vm/guest-lib.sh"
+install -m 0644 "$here/guest/guest-lib.sh" "$here/guest/fbcheck.sh" "$stage/vm/"
 install -m 0755 "$here/capture-sysfs.sh" "$stage/vm/capture-sysfs.sh"
 install -m 0644 "$scenario" "$stage/vm/scenario.sh"
 # the kernel opens /dev/console of the initramfs before /init runs

@@ -81,3 +81,12 @@ fb_mknod() {
 	rm -f "/dev/$1"
 	mknod -m 0600 "/dev/$1" c "${_dev%%:*}" "${_dev#*:}"
 }
+
+# fb_count: how many framebuffers (entries with a dev attribute) exist.
+fb_count() {
+	_c=0
+	for _d in /sys/class/graphics/*; do
+		[ -e "$_d/dev" ] && _c=$((_c + 1))
+	done
+	echo "$_c"
+}
