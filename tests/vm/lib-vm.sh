@@ -74,7 +74,12 @@ vm_boot() {
 		-initrd "$outdir/initramfs.cpio.gz" \
 		-append "console=ttyS0 oops=panic panic=-1 quiet vm.scenario=$name $cmdline" \
 		$extra </dev/null 2>&1 |
-		if [ "${VM_STREAM:-0}" = 1 ]; then tee "$outdir/console.log"; else cat >"$outdir/console.log"; fi
+		if [ "${VM_STREAM:-0}" = 1 ]; then
+			# the firmware's screen noise is not interesting: start at /init
+			tee "$outdir/console.log" | tr -d '\r' | sed -u -n '/^vm: /,$p'
+		else
+			cat >"$outdir/console.log"
+		fi
 	rc=${PIPESTATUS[0]}
 	t1=$(date +%s.%N)
 	# shellcheck disable=SC2034 # read by the callers

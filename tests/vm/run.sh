@@ -8,6 +8,8 @@
 #   VM_TIMEOUT=SECS               hard limit per boot (default 120)
 #   VM_KEEP=1                     keep the work directory (console logs)
 #   VM_STREAM=1                   stream the console while it boots
+# make check runs it as $(SHELL) run.sh
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/lib.sh

@@ -90,3 +90,12 @@ fb_count() {
 	done
 	echo "$_c"
 }
+
+# t_run DESC CMD...: run CMD with its output on the console (the demo).
+t_run() {
+	_desc=$1
+	shift
+	echo
+	echo "=== \$ $*"
+	if "$@"; then t_ok "$_desc"; else t_not_ok "$_desc (exit $?)"; fi
+}
