@@ -41,7 +41,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/fbclassctl-demo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 vm_say "booting $KVER under qemu ($VM_ACCEL) with $FBCLASSCTL"
 rc=0
-vm_boot "$here/demo/scenario.sh" "$work/demo" || rc=$?
+vm_boot "$here/demo/demo.sh" "$work/demo" || rc=$?
 echo
 vm_say "boot took ${VM_BOOT_SECONDS}s"
 if vm_check_log "$work/demo/console.log" demo "$rc" >"$work/summary"; then

@@ -64,15 +64,17 @@ vm_boot() {
 	kvm) accel_opts=(-enable-kvm -cpu host) ;;
 	*) accel_opts=(-accel tcg) ;;
 	esac
+	local cols=${COLUMNS:-}
+	[ -n "$cols" ] || cols=$(tput cols 2>/dev/null) || cols=160
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
 	timeout --foreground -k 5 "$VM_TIMEOUT" qemu-system-x86_64 \
 		"${accel_opts[@]}" -m "$VM_MEM" -smp 1 -nographic -no-reboot \
-		-vga "${vga:-none}" \
+		-vga "${vga:-none}" -nic none \
 		-serial stdio -serial "file:$outdir/data.txt" -monitor none \
 		-kernel "$KROOT/boot/vmlinuz-$KVER" \
 		-initrd "$outdir/initramfs.cpio.gz" \
-		-append "console=ttyS0 oops=panic panic=-1 quiet vm.scenario=$name $cmdline" \
+		-append "console=ttyS0 oops=panic panic=-1 quiet vm.scenario=$name vm.columns=$cols $cmdline" \
 		$extra </dev/null 2>&1 |
 		if [ "${VM_STREAM:-0}" = 1 ]; then
 			# the firmware's screen noise is not interesting: start at /init
