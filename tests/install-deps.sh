@@ -11,7 +11,7 @@ packages="
 	libudev-dev libkmod-dev libsmartcols-dev libjson-c-dev
 	libpixman-1-dev libpng-dev libsysfs-dev
 	umockdev man-db groff-base bsdextrautils util-linux
-	qemu-system-x86 busybox-static cpio kmod fbset
+	qemu-system-x86 busybox-static cpio kmod fbset jq
 	clang libclang-rt-14-dev valgrind cppcheck
 "
 # shellcheck disable=SC2086
