@@ -4,7 +4,9 @@
 vm_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${VM_TIMEOUT:=120}"   # hard limit per boot, seconds
 : "${VM_MEM:=512M}"
-VM_MODULES_ALWAYS=${VM_MODULES_ALWAYS:-}
+# Display drivers every image carries, so coldplug --load-modules can find
+# them by modalias; a scenario's MODULES come on top.
+VM_MODULES_ALWAYS=${VM_MODULES_ALWAYS-bochs cirrus vfb}
 export VM_MODULES_ALWAYS
 
 vm_say() { echo "vm: $*" >&2; }
