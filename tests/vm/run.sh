@@ -7,7 +7,8 @@
 #   FBCLASSCTL_VM_CACHE=DIR       kernel cache (default ~/.cache/fbclassctl-vm)
 #   VM_TIMEOUT=SECS               hard limit per boot (default 120)
 #   VM_KEEP=1                     keep the work directory (console logs)
-#   VM_STREAM=1                   stream the console while it boots
+#   VM_STREAM=1                   stream the console while it boots (one at a time)
+#   VM_JOBS=N                     boots side by side (default: number of CPUs)
 # make check runs it as $(SHELL) run.sh
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
@@ -56,22 +57,49 @@ fi
 # Console logs of the last run stay in the build tree.
 logdir=${top_builddir:-.}/tests/vm-logs
 mkdir -p "$logdir"
-failed=()
+# run_one SCENARIO: boot it and write the verdict to $work/NAME/report.
+run_one() {
+	local scen=$1 name boot_rc=0
+	name=$(basename "$scen" .sh)
+	vm_boot "$scen" "$work/$name" || boot_rc=$?
+	{
+		echo "vm: $name: boot took ${VM_BOOT_SECONDS:-?}s ($VM_ACCEL)"
+		if vm_check_log "$work/$name/console.log" "$name" "$boot_rc"; then
+			echo "PASS: $name"
+		else
+			echo "FAIL: $name (console log: $logdir/$name.console.log)"
+		fi
+	} >"$work/$name.report" 2>&1
+	cp "$work/$name/console.log" "$logdir/$name.console.log" 2>/dev/null
+}
+
+# Each guest runs on one vCPU (TCG: one host thread), so boots run side by
+# side, VM_JOBS at a time (default: the number of CPUs).
+jobs=${VM_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "${VM_STREAM:-0}" = 1 ] && jobs=1
 t_start=$(date +%s)
+running=0
+for scen in "${scenarios[@]}"; do
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	run_one "$scen" &
+	running=$((running + 1))
+done
+wait
+
+failed=()
 for scen in "${scenarios[@]}"; do
 	name=$(basename "$scen" .sh)
-	boot_rc=0
-	vm_boot "$scen" "$work/$name" || boot_rc=$?
-	vm_say "$name: boot took ${VM_BOOT_SECONDS}s ($VM_ACCEL)"
-	cp "$work/$name/console.log" "$logdir/$name.console.log" 2>/dev/null
-	if vm_check_log "$work/$name/console.log" "$name" "$boot_rc"; then
-		echo "PASS: $name"
+	if [ -f "$work/$name.report" ]; then
+		cat "$work/$name.report"
 	else
-		echo "FAIL: $name (console log: $logdir/$name.console.log)"
-		failed+=("$name")
+		echo "FAIL: $name (the harness wrote no report)"
 	fi
+	grep -q "^PASS: $name\$" "$work/$name.report" 2>/dev/null || failed+=("$name")
 done
-vm_say "${#scenarios[@]} boots in $(($(date +%s) - t_start))s"
+vm_say "${#scenarios[@]} boots in $(($(date +%s) - t_start))s, $jobs at a time"
 if [ "${#failed[@]}" -gt 0 ]; then
 	echo "vm: failed: ${failed[*]}" >&2
 	exit 1
