@@ -114,6 +114,21 @@ vm_extract_files() {
 	done <"$data"
 }
 
+# vm_check_files CLEANLOG OUTDIR NAME: every file the guest sent arrived whole.
+vm_check_files() {
+	local log=$1 outdir=$2 name=$3 file sum bad=0
+	while read -r _ _ file sum; do
+		if [ ! -f "$outdir/$file" ]; then
+			echo "[$name] FAIL: $file was sent by the guest but did not arrive"
+			bad=1
+		elif [ "$(md5sum <"$outdir/$file" | cut -d' ' -f1)" != "$sum" ]; then
+			echo "[$name] FAIL: $file arrived damaged (md5 differs)"
+			bad=1
+		fi
+	done < <(grep -E '^# sent [^ /]+ [0-9a-f]{32}$' "$log")
+	return "$bad"
+}
+
 # vm_check_log LOG: judge a boot from its console.  Prints the TAP results
 # with the scenario name and returns 0 only if there is a plan, it matches
 # the count, nothing failed and the kernel did not oops or panic.
@@ -142,5 +157,6 @@ vm_check_log() {
 		bad=1
 	fi
 	[ "$n_not" -eq 0 ] || bad=1
+	vm_check_files "$log.clean" "$(dirname "$log")" "$name" || bad=1
 	return "$bad"
 }

@@ -46,13 +46,15 @@ t_diag_stdin() { sed 's/^/# /'; }
 t_done() { echo "1..$t_n"; }
 
 # out_file FILE NAME: send FILE to the host over the data port (/dev/ttyS1),
-# base64 between markers; the host writes it to its result directory as NAME.
+# base64 between markers; the host writes it to its result directory as NAME
+# and fails the boot if it did not arrive whole (the "# sent" line).
 out_file() {
 	{
 		echo "==> BEGIN $2"
 		base64 <"$1"
 		echo "==> END $2"
 	} >/dev/ttyS1
+	echo "# sent $2 $(md5sum <"$1" | cut -d' ' -f1)"
 }
 
 # sysfs_wait PATH [SECS]: wait until PATH exists (uevents are asynchronous).
