@@ -10,8 +10,8 @@ packages="
 	build-essential autoconf automake autoconf-archive libtool pkg-config
 	libudev-dev libkmod-dev libsmartcols-dev libjson-c-dev
 	libpixman-1-dev libpng-dev libsysfs-dev
-	umockdev man-db groff-base bsdextrautils util-linux
-	qemu-system-x86 busybox-static cpio kmod fbset jq
+	umockdev man-db groff-base bsdextrautils util-linux jq
+	qemu-system-x86 busybox-static cpio kmod fbset
 	clang libclang-rt-14-dev valgrind cppcheck
 "
 # shellcheck disable=SC2086
