@@ -99,7 +99,8 @@ for scen in "${scenarios[@]}"; do
 	fi
 	grep -q "^PASS: $name\$" "$work/$name.report" 2>/dev/null || failed+=("$name")
 done
-vm_say "${#scenarios[@]} boots in $(($(date +%s) - t_start))s, $jobs at a time"
+[ "$jobs" -le "${#scenarios[@]}" ] || jobs=${#scenarios[@]}
+vm_say "${#scenarios[@]} boots in $(($(date +%s) - t_start))s, up to $jobs at a time"
 if [ "${#failed[@]}" -gt 0 ]; then
 	echo "vm: failed: ${failed[*]}" >&2
 	exit 1

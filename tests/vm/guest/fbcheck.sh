@@ -133,3 +133,11 @@ fb_list_field() {
 	[ -s /tmp/list.err ] && sed 's/^/# list: /' /tmp/list.err >&2
 	return 0
 }
+
+# fb_info_field fbN JQ: one value of `fbclassctl info -J fbN`, e.g.
+# '.path_id' or '.parents[0].driver' (relative to the device object).
+fb_info_field() {
+	fbclassctl info -J "$1" 2>/tmp/info.err | jq -r ".framebuffers[0] | $2"
+	[ -s /tmp/info.err ] && sed 's/^/# info: /' /tmp/info.err >&2
+	return 0
+}
