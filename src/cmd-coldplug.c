@@ -55,22 +55,22 @@ static int load_rules(const struct nm_opts *o, struct fb_rules *rules)
 
 /* fix.id, else the sysfs name; the sysfs "name" attribute is fix.id as the
  * kernel prints it, so the node is opened only for entries without one. */
-static const char *device_id(const struct fb_device *dev, const char *devdir, char *buf,
-			     size_t len)
+static const char *device_id(const struct fb_device *dev, const char *devdir,
+			     bool allow_private, char *buf, size_t len)
 {
 	const char *name = fb_device_attr(dev, "name");
 	struct fb_hwinfo hw;
 
 	if (name && *name)
 		return name;
-	if (fb_hw_query(dev, devdir, &hw) < 0 || !hw.valid || !hw.fix.id[0])
+	if (fb_hw_query(dev, devdir, allow_private, &hw) < 0 || !hw.valid || !hw.fix.id[0])
 		return NULL;
 	snprintf(buf, len, "%.*s", (int)sizeof(hw.fix.id), hw.fix.id);
 	return buf;
 }
 
 static int plan_devices(const struct fb_device_list *list, const struct fb_rules *rules,
-			const char *devdir, struct node_plan *plan)
+			const struct nm_opts *o, struct node_plan *plan)
 {
 	struct node_input *in = calloc(list->n ? list->n : 1, sizeof(*in));
 	char (*ids)[sizeof(((struct fb_fix_screeninfo *)0)->id) + 1];
@@ -86,7 +86,9 @@ static int plan_devices(const struct fb_device_list *list, const struct fb_rules
 	node_owner_defaults(&defaults);
 	for (size_t i = 0; i < list->n; i++) {
 		in[i].dev = &list->devices[i];
-		in[i].id = device_id(&list->devices[i], devdir, ids[i], sizeof(ids[i]));
+		/* --dry-run makes not even a private temporary node. */
+		in[i].id = device_id(&list->devices[i], o->devdir, !o->dry_run, ids[i],
+				     sizeof(ids[i]));
 	}
 	r = node_plan(in, list->n, rules, &defaults, plan);
 	free(in);
@@ -171,7 +173,7 @@ static int coldplug_run(const struct nm_opts *o)
 		ret = FB_EXIT_ERROR;
 		goto finish;
 	}
-	r = plan_devices(&list, &rules, o->devdir, &plan);
+	r = plan_devices(&list, &rules, o, &plan);
 	if (r < 0) {
 		ERR("cannot plan nodes: %s", strerror(-r));
 		ret = FB_EXIT_ERROR;
@@ -370,7 +372,7 @@ static int hotplug_add(const struct nm_opts *o, const struct fb_uevent *ev)
 		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
 		goto finish;
 	}
-	r = plan_devices(&list, &rules, o->devdir, &plan);
+	r = plan_devices(&list, &rules, o, &plan);
 	if (r < 0) {
 		ERR("cannot plan nodes: %s", strerror(-r));
 		goto finish;
@@ -419,7 +421,7 @@ static int hotplug_remove(const struct nm_opts *o, const struct fb_uevent *ev)
 		goto finish;
 	ret = FB_EXIT_ERROR;
 	/* Plan the others, so rule links of this device show up as stale. */
-	if (fb_device_scan(&list) == 0 && plan_devices(&list, &rules, o->devdir, &plan) < 0)
+	if (fb_device_scan(&list) == 0 && plan_devices(&list, &rules, o, &plan) < 0)
 		goto finish;
 	dfd = open_devdir(o->devdir);
 	if (dfd < 0)

@@ -475,9 +475,15 @@ static int open_parent(struct apply_ctx *c, const char *rel, bool create, const 
 
 		if (!p[len])
 			break;
-		snprintf(comp, sizeof(comp), "%.*s", (int)len, p);
-		snprintf(sofar + strlen(sofar), sizeof(sofar) - strlen(sofar), "%s%s",
-			 sofar[0] ? "/" : "", comp);
+		if (strlen(sofar) + len + 2 > sizeof(sofar)) {
+			close(fd);
+			return -ENAMETOOLONG;
+		}
+		memcpy(comp, p, len);
+		comp[len] = '\0';
+		if (sofar[0])
+			strcat(sofar, "/");
+		strcat(sofar, comp);
 		shown_path(c, sofar, shown, sizeof(shown));
 		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (next < 0 && errno == ENOENT && create) {
