@@ -448,6 +448,19 @@ static bool dry_dir_announced(struct apply_ctx *c, const char *rel)
 	return false;
 }
 
+/* --dry-run: the directories of rel from the one ending at offset on are
+ * missing; say "mkdir" for each, once. */
+static void announce_missing_dirs(struct apply_ctx *c, const char *rel, size_t offset)
+{
+	for (const char *p = rel + offset; (p = strchr(p, '/')); p++) {
+		char dir[NODE_PATH_MAX], shown[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%.*s", (int)(p - rel), rel);
+		if (!dry_dir_announced(c, dir))
+			printf("mkdir -m 0755 %s\n", shown_path(c, dir, shown, sizeof(shown)));
+	}
+}
+
 /*
  * Open the directory holding rel ("fb/by-path/x" -> "fb/by-path"), one
  * component at a time without following symlinks, creating missing ones
@@ -488,8 +501,7 @@ static int open_parent(struct apply_ctx *c, const char *rel, bool create, const 
 		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (next < 0 && errno == ENOENT && create) {
 			if (dry(c)) {
-				if (!dry_dir_announced(c, sofar))
-					printf("mkdir -m 0755 %s\n", shown);
+				announce_missing_dirs(c, rel, strlen(sofar));
 				close(fd);
 				return -ENOENT;
 			}
