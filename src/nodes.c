@@ -92,7 +92,7 @@ void node_owner_defaults(struct node_owner *own)
 	own->mode = 0600;
 	strcpy(own->group, "root");
 	if (!said)
-		INF("no \"video\" group: framebuffer nodes will be root:root 0600");
+		WRN("no \"video\" group: framebuffer nodes are root:root 0600");
 	said = true;
 }
 
@@ -615,22 +615,34 @@ static int apply_filtered(int dirfd, const char *shown, const struct node_plan *
 			  const char *only, unsigned flags)
 {
 	struct apply_ctx c = { .dirfd = dirfd, .shown = shown, .flags = flags };
+	bool *failed = calloc(plan->n_nodes ? plan->n_nodes : 1, sizeof(*failed));
 	int ret = 0, r;
 
+	if (!failed)
+		return -ENOMEM;
 	for (size_t i = 0; i < plan->n_nodes; i++) {
 		if (only && strcmp(plan->nodes[i].name, only) != 0)
 			continue;
 		r = ensure_node(&c, &plan->nodes[i]);
+		failed[i] = r < 0;
 		if (r < 0 && ret == 0)
 			ret = r;
 	}
 	for (size_t i = 0; i < plan->n_links; i++) {
+		bool skip = false;
+
 		if (only && strcmp(plan->links[i].node, only) != 0)
+			continue;
+		/* No link to a node that could not be made. */
+		for (size_t j = 0; j < plan->n_nodes && !skip; j++)
+			skip = failed[j] && strcmp(plan->nodes[j].name, plan->links[i].node) == 0;
+		if (skip)
 			continue;
 		r = ensure_link(&c, &plan->links[i]);
 		if (r < 0 && ret == 0)
 			ret = r;
 	}
+	free(failed);
 	return ret;
 }
 

@@ -137,6 +137,7 @@ expect_eq "regular file fb1 replaced" "$(node fb1)" "character special file 1d:1
 expect_grep "file replacement warned" "$dev/fb1: replacing a regular file with the character device 29:1" "$work/err"
 check "directory fb2 left alone" test "$(cat "$dev/fb2/file")" = inside
 expect_grep "directory named in the error" "$dev/fb2: is a directory, not the character device 29:2; left alone" "$work/err"
+check "no link to the directory at fb2" test ! -L "$dev/fb/by-path/platform-vfb.2"
 expect_eq "links of the others still made" "$(readlink "$dev/fb/by-path/pci-0000:00:02.0")" "../../fb0"
 
 fresh
@@ -177,6 +178,7 @@ fbc coldplug --dev "$dev" 2>"$work/err"
 expect_eq "full dev: exit 1" "$?" 1
 expect_grep "full dev: clear error" "cannot create node: No space left on device" "$work/err"
 expect_eq "full dev: no temporary entry left" "$(find "$dev" -name '.fbclassctl-*')" ""
+expect_eq "full dev: no link to a node not made" "$(find "$dev" -xtype l)" ""
 for f in "$dev"/fb[0-9]*; do
 	[ -e "$f" ] || continue
 	check "full dev: $(basename "$f") complete" test "$(stat -c '%F %U:%G %a' "$f")" = \
