@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libudev.h>
 #include <limits.h>
 #include <stdio.h>
@@ -357,21 +358,80 @@ static int build_path_id(struct fb_device *d)
 	return (!d->path_id && errno == ENOMEM) ? -ENOMEM : 0;
 }
 
-/* uevent's MAJOR/MINOR, where present, must agree with "dev". */
-static int check_uevent_devnum(struct udev_device *ud, const char *name, dev_t devnum)
+/* Read a sysfs attribute as raw bytes, without the newline stripping
+ * libudev does: the strict parsers must see exactly what the kernel wrote.
+ * Open, read, close.  -ENOENT when absent, -EINVAL when it holds a NUL. */
+static int read_attr_raw(const char *syspath, const char *attr, char *buf, size_t size)
 {
-	const char *maj = udev_device_get_property_value(ud, "MAJOR");
-	const char *min = udev_device_get_property_value(ud, "MINOR");
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int fd = -1;
+	size_t n = 0;
+
+	if (asprintf(&path, "%s/%s", syspath, attr) < 0)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	while (n < size - 1) {
+		ssize_t r = read(fd, buf + n, size - 1 - n);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	return memchr(buf, '\0', n) ? -EINVAL : (int)n;
+}
+
+/* The value of KEY= in uevent text, copied into val; false if absent. */
+static bool uevent_value(const char *uevent, const char *key, char *val, size_t size)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = uevent; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		if (len > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
+			snprintf(val, size, "%.*s", (int)(len - klen - 1), p + klen + 1);
+			return true;
+		}
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	return false;
+}
+
+/* uevent's MAJOR/MINOR, where present, must agree with "dev". */
+static int check_uevent_devnum(const char *syspath, const char *name, dev_t devnum)
+{
+	char uevent[4096], maj[32] = "", min[32] = "";
+	bool has_maj, has_min;
 	unsigned umaj, umin;
+	int r;
 
-	if (!maj && !min)
+	r = read_attr_raw(syspath, "uevent", uevent, sizeof(uevent));
+	if (r == -ENOENT)
 		return 0;
-	if (!maj || !min || fb_parse_uint(maj, &umaj) < 0 || fb_parse_uint(min, &umin) < 0) {
-		_cleanup_free_ char *emaj = str_escape(maj ? maj : "", 64);
-		_cleanup_free_ char *emin = str_escape(min ? min : "", 64);
+	if (r < 0) {
+		WRN("%s: cannot read uevent: %s", name, strerror(-r));
+		return -EINVAL;
+	}
+	has_maj = uevent_value(uevent, "MAJOR", maj, sizeof(maj));
+	has_min = uevent_value(uevent, "MINOR", min, sizeof(min));
+	if (!has_maj && !has_min)
+		return 0;
+	if (!has_maj || !has_min || fb_parse_uint(maj, &umaj) < 0 || fb_parse_uint(min, &umin) < 0) {
+		_cleanup_free_ char *emaj = str_escape(maj, 31);
+		_cleanup_free_ char *emin = str_escape(min, 31);
 
-		WRN("%s: malformed MAJOR/MINOR in uevent \"%s\":\"%s\"", name, emaj ? emaj : "",
-		    emin ? emin : "");
+		WRN("%s: malformed MAJOR/MINOR in uevent: MAJOR=\"%s\" MINOR=\"%s\"", name,
+		    emaj ? emaj : "", emin ? emin : "");
 		return -EINVAL;
 	}
 	if (umaj != major(devnum) || umin != minor(devnum)) {
@@ -405,21 +465,32 @@ static bool devname_is_safe(const char *n)
 static int fb_device_from_udev(struct udev_device *ud, struct fb_device *d)
 {
 	const char *name = udev_device_get_sysname(ud);
-	const char *dev = udev_device_get_sysattr_value(ud, "dev");
+	const char *syspath = udev_device_get_syspath(ud);
 	const char *devname = udev_device_get_property_value(ud, "DEVNAME");
+	char dev[256];
 	int r;
 
 	memset(d, 0, sizeof(*d));
-	if (!name || !dev)
+	if (!name || !syspath)
 		return -ENODEV;
-	r = fb_parse_devnum(dev, &d->devnum);
-	if (r < 0) {
+	r = read_attr_raw(syspath, "dev", dev, sizeof(dev));
+	if (r == -ENOENT)
+		return -ENODEV; /* not a framebuffer: fbcon */
+	if (r < 0 && r != -EINVAL) {
+		DBG("%s: cannot read dev attribute: %s", name, strerror(-r));
+		return -ENODEV; /* it left while we looked */
+	}
+	if (r < 0 || fb_parse_devnum(dev, &d->devnum) < 0) {
+		/* Quote it without the one newline the kernel adds. */
+		size_t len = strlen(dev);
+		if (len && dev[len - 1] == '\n')
+			dev[len - 1] = '\0';
 		_cleanup_free_ char *esc = str_escape(dev, 64);
 
 		WRN("%s: malformed dev attribute \"%s\"", name, esc ? esc : "");
 		return -EINVAL;
 	}
-	r = check_uevent_devnum(ud, name, d->devnum);
+	r = check_uevent_devnum(syspath, name, d->devnum);
 	if (r < 0)
 		return r;
 
