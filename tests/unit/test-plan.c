@@ -6,6 +6,7 @@
 #include <sys/sysmacros.h>
 
 #include "check.h"
+#include "modules.h"
 #include "nodes.h"
 #include "rules.h"
 
@@ -184,8 +185,20 @@ static void test_sanitize(void)
 	CHECK(!node_name_is_safe(".fbclassctl-1-fb0"));
 }
 
+/* --load-modules keeps only display drivers. */
+static void test_module_paths(void)
+{
+	CHECK(fb_module_path_is_display("/lib/modules/6.1.0-57-amd64/kernel/drivers/gpu/drm/tiny/bochs.ko"));
+	CHECK(fb_module_path_is_display("/lib/modules/6.1.0/kernel/drivers/video/fbdev/vfb.ko.xz"));
+	CHECK(!fb_module_path_is_display("/lib/modules/6.1.0/kernel/sound/pci/hda/snd-hda-intel.ko"));
+	CHECK(!fb_module_path_is_display("/lib/modules/6.1.0/kernel/drivers/gpu/host1x/host1x.ko"));
+	CHECK(!fb_module_path_is_display("/lib/modules/6.1.0/updates/drivers/gpu/drm/x.ko"));
+	CHECK(!fb_module_path_is_display(NULL)); /* built in */
+}
+
 int main(void)
 {
+	test_module_paths();
 	test_defaults();
 	test_rules();
 	test_unsafe_devname();
