@@ -80,6 +80,8 @@ static const struct {
 	{ "name=fb0 mode=0600 mode=0644", "\"mode\" given twice" },
 	{ "name=fb0 owner=root owner=root", "\"owner\" given twice" },
 	{ "name=fb0 ignore ignore", "\"ignore\" given twice" },
+	/* Found by fuzz-rules: the value was leaked. */
+	{ "name=fb0 ignore=yes", "\"ignore\" takes no value" },
 	{ "id=\"VESA VGA mode=0600", "unterminated quote in value of \"id\"" },
 	{ "id=\"a\\nb\" mode=0600",
 	  "invalid escape \"\\n\" in value of \"id\" (only \\\" and \\\\)" },
