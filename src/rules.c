@@ -292,6 +292,12 @@ static int parse_line(const char *line, struct fb_rule *rule, char *why, size_t 
 			break;
 		any_word = true;
 		if (strcmp(key, "ignore") == 0) {
+			if (value) {
+				snprintf(why, whylen, "\"ignore\" takes no value");
+				free(value);
+				r = -EINVAL;
+				break;
+			}
 			if (rule->ignore) {
 				snprintf(why, whylen, "\"ignore\" given twice");
 				r = -EINVAL;
