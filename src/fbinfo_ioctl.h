@@ -6,6 +6,7 @@
 #include <linux/fb.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fbclass.h"
 
@@ -42,15 +43,20 @@ struct fb_hwinfo {
 /* Look at the node for dev under devdir (never follows a symlink). */
 void fb_node_inspect(const struct fb_device *dev, const char *devdir, struct fb_node_info *node);
 
-/* Open read-only the node (or, as root, a private temporary node when the
- * node is missing or wrong), query var, fix and, for PSEUDOCOLOR and
- * DIRECTCOLOR, the cmap; close.  Returns 0 or -errno; info->error too. */
-int fb_hw_query(const struct fb_device *dev, const char *devdir, struct fb_hwinfo *info);
+/* Open read-only the node (or, as root and when allow_private, a private
+ * temporary node when the node is missing or wrong), query var, fix and,
+ * for PSEUDOCOLOR and DIRECTCOLOR, the cmap; close.  Returns 0 or -errno
+ * (-ENOENT: no node, -ESTALE: something else at its name); info->error
+ * too. */
+int fb_hw_query(const struct fb_device *dev, const char *devdir, bool allow_private,
+		struct fb_hwinfo *info);
 /* Query on an already open fd; used by fb_hw_query and bench. */
 int fb_hw_query_fd(int fd, struct fb_hwinfo *info);
-/* Open a node for dev with flags (O_CLOEXEC added), falling back to a
- * private temporary node as root.  Returns fd or -errno. */
-int fb_node_open(const struct fb_device *dev, const char *devdir, int flags, bool *via_private);
+/* Open a node for dev with flags (O_CLOEXEC|O_NOFOLLOW added), falling
+ * back to a private temporary node as root when allow_private.  The fd is
+ * checked to be the right character device.  Returns fd or -errno. */
+int fb_node_open(const struct fb_device *dev, const char *devdir, int flags, bool allow_private,
+		 bool *via_private);
 
 /* ---- pure decoders ---- */
 const char *fb_type_name(uint32_t type);
@@ -85,3 +91,6 @@ void fb_pixel_format_decode(const struct fb_var_screeninfo *var, uint32_t visual
 /* Refresh in millihertz from the timings; 0 when pixclock is 0 or the
  * timings are degenerate. */
 uint64_t fb_refresh_mhz(const struct fb_var_screeninfo *var);
+
+/* The mode block that "fbset -s" prints for var, byte for byte. */
+void fb_print_fbset_mode(FILE *out, const struct fb_var_screeninfo *var);

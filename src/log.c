@@ -6,7 +6,7 @@
 
 #include "log.h"
 
-int log_max_priority = LOG_WARNING;
+int log_max_priority = LOG_INFO;
 static bool log_to_syslog;
 
 void log_set_syslog(bool on)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -10,6 +11,8 @@
 #define _unused_ __attribute__((unused))
 #define _cleanup_(x) __attribute__((cleanup(x)))
 
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MAX3(a, b, c) MAX(MAX(a, b), c)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static inline void freep(void *p)

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* fbclassctl list: one line per framebuffer, lsblk style. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libsmartcols.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "commands.h"
+#include "log.h"
+#include "output.h"
+
+enum {
+	COL_NAME,
+	COL_MAJMIN,
+	COL_ID,
+	COL_DRIVER,
+	COL_MODULE,
+	COL_SUBSYSTEM,
+	COL_PATH,
+	COL_RES,
+	COL_VIRT,
+	COL_BPP,
+	COL_STRIDE,
+	COL_SIZE,
+	COL_FORMAT,
+	COL_VISUAL,
+	COL_NODE,
+	COL_STATE,
+};
+
+struct colinfo {
+	const char *name;
+	double whint;
+	int flags;
+	int json_type;
+	const char *help;
+};
+
+static const struct colinfo infos[] = {
+	[COL_NAME] = { "NAME", 0.1, 0, SCOLS_JSON_STRING, "kernel name (sysfs)" },
+	[COL_MAJMIN] = { "MAJ:MIN", 6, 0, SCOLS_JSON_STRING, "major:minor device number" },
+	[COL_ID] = { "ID", 0.1, 0, SCOLS_JSON_STRING, "identification: fix.id, else sysfs name" },
+	[COL_DRIVER] = { "DRIVER", 0.1, 0, SCOLS_JSON_STRING, "driver of the parent device" },
+	[COL_MODULE] = { "MODULE", 0.1, 0, SCOLS_JSON_STRING, "kernel module of that driver" },
+	[COL_SUBSYSTEM] = { "SUBSYSTEM", 0.1, 0, SCOLS_JSON_STRING,
+			    "bus of the parent device (pci, platform, usb)" },
+	[COL_PATH] = { "PATH", 0.1, 0, SCOLS_JSON_STRING,
+		       "path id, as in /dev/fb/by-path (udev ID_PATH)" },
+	[COL_RES] = { "RES", 9, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "visible resolution WxH" },
+	[COL_VIRT] = { "VIRT", 9, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "virtual resolution WxH" },
+	[COL_BPP] = { "BPP", 3, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "bits per pixel" },
+	[COL_STRIDE] = { "STRIDE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+			 "bytes per line (line_length)" },
+	[COL_SIZE] = { "SIZE", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+		       "framebuffer memory (smem_len)" },
+	[COL_FORMAT] = { "FORMAT", 8, 0, SCOLS_JSON_STRING,
+			 "pixel format, DRM fourcc style (XRGB8888, RGB565, C8)" },
+	[COL_VISUAL] = { "VISUAL", 0.1, 0, SCOLS_JSON_STRING,
+			 "visual (TRUECOLOR, PSEUDOCOLOR, ...)" },
+	[COL_NODE] = { "NODE", 0.1, 0, SCOLS_JSON_STRING,
+		       "device node, when it exists and is correct" },
+	[COL_STATE] = { "STATE", 0.1, 0, SCOLS_JSON_STRING, "power state (running, suspended)" },
+};
+
+static const int default_columns[] = { COL_NAME, COL_MAJMIN, COL_ID,	 COL_DRIVER,
+				       COL_RES,	 COL_BPP,    COL_FORMAT, COL_NODE };
+
+struct list_ctl {
+	int columns[ARRAY_SIZE(infos) * 2];
+	size_t ncolumns;
+	bool json, pairs, raw, noheadings, bytes;
+	const char *devdir;
+	bool allow_private;
+};
+
+static int column_by_name(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
+		if (strlen(infos[i].name) == len && strncasecmp(infos[i].name, name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* "-o NAME,ID" or "-o +PATH" (appended to the defaults). */
+static int parse_columns(struct list_ctl *ctl, const char *arg)
+{
+	const char *p = arg;
+
+	if (*p == '+')
+		p++;
+	else
+		ctl->ncolumns = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int col = column_by_name(p, len);
+
+		if (col < 0) {
+			ERR("unknown column: %.*s", (int)len, p);
+			return -EINVAL;
+		}
+		if (ctl->ncolumns >= ARRAY_SIZE(ctl->columns)) {
+			ERR("too many columns");
+			return -E2BIG;
+		}
+		ctl->columns[ctl->ncolumns++] = col;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+static void set_dims(char *buf, size_t len, bool have, unsigned x, unsigned y)
+{
+	if (have)
+		snprintf(buf, len, "%ux%u", x, y);
+	else
+		buf[0] = '\0';
+}
+
+/* The text of one cell; NULL or "" for an empty one. */
+static const char *cell(const struct list_ctl *ctl, const struct fb_view *v, int col,
+			char *buf, size_t len)
+{
+	const struct fb_device *d = v->dev;
+	const struct fb_parent *p = fb_device_parent(d);
+	const struct fb_var_screeninfo *var = &v->hw.var;
+	const char *s;
+
+	buf[0] = '\0';
+	switch (col) {
+	case COL_NAME:
+		return d->name;
+	case COL_MAJMIN:
+		snprintf(buf, len, "%u:%u", major(d->devnum), minor(d->devnum));
+		return buf;
+	case COL_ID:
+		return fb_view_id(v, buf, len);
+	case COL_DRIVER:
+		return p ? p->driver : NULL;
+	case COL_MODULE:
+		return p ? p->module : NULL;
+	case COL_SUBSYSTEM:
+		return p ? p->subsystem : NULL;
+	case COL_PATH:
+		return d->path_id;
+	case COL_RES:
+		if (v->hw.valid)
+			set_dims(buf, len, true, var->xres, var->yres);
+		else
+			set_dims(buf, len, v->has_sys_mode, v->sys_mode.xres, v->sys_mode.yres);
+		return buf;
+	case COL_VIRT:
+		if (v->hw.valid)
+			set_dims(buf, len, true, var->xres_virtual, var->yres_virtual);
+		else
+			set_dims(buf, len, v->has_sys_virt, v->sys_vx, v->sys_vy);
+		return buf;
+	case COL_BPP:
+		if (v->hw.valid || v->has_sys_bpp)
+			snprintf(buf, len, "%u", v->hw.valid ? var->bits_per_pixel : v->sys_bpp);
+		return buf;
+	case COL_STRIDE:
+		if (v->hw.valid || v->has_sys_stride)
+			snprintf(buf, len, "%u",
+				 v->hw.valid ? v->hw.fix.line_length : v->sys_stride);
+		return buf;
+	case COL_SIZE:
+		if (!v->hw.valid)
+			return NULL;
+		if (ctl->bytes || ctl->json)
+			snprintf(buf, len, "%u", v->hw.fix.smem_len);
+		else
+			size_to_human(v->hw.fix.smem_len, buf, len);
+		return buf;
+	case COL_FORMAT:
+		return v->hw.valid ? v->fmt.name : NULL;
+	case COL_VISUAL:
+		if (!v->hw.valid)
+			return NULL;
+		s = fb_visual_name(v->hw.fix.visual);
+		if (!s)
+			snprintf(buf, len, "unknown(%u)", v->hw.fix.visual);
+		return s ? s : buf;
+	case COL_NODE:
+		return v->node.state == FB_NODE_OK ? v->node.path : NULL;
+	case COL_STATE:
+		s = fb_device_attr(d, "state");
+		if (!s)
+			return NULL;
+		return strcmp(s, "0") == 0 ? "running" : strcmp(s, "1") == 0 ? "suspended" : s;
+	}
+	return NULL;
+}
+
+static int list_print(struct list_ctl *ctl, const struct fb_device_list *list)
+{
+	struct libscols_table *tb = scols_new_table();
+	int r = -ENOMEM;
+
+	if (!tb)
+		return -ENOMEM;
+	scols_table_enable_json(tb, ctl->json);
+	scols_table_enable_export(tb, ctl->pairs);
+	scols_table_enable_raw(tb, ctl->raw);
+	scols_table_enable_noheadings(tb, ctl->noheadings);
+	scols_table_set_name(tb, "framebuffers");
+
+	for (size_t i = 0; i < ctl->ncolumns; i++) {
+		const struct colinfo *ci = &infos[ctl->columns[i]];
+		struct libscols_column *cl =
+			scols_table_new_column(tb, ci->name, ci->whint, ci->flags);
+
+		if (!cl)
+			goto finish;
+		if (ctl->json)
+			scols_column_set_json_type(cl, ci->json_type);
+	}
+	for (size_t i = 0; i < list->n; i++) {
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+		struct fb_view v;
+
+		if (!ln)
+			goto finish;
+		fb_view_load(&v, &list->devices[i], ctl->devdir, ctl->allow_private);
+		for (size_t c = 0; c < ctl->ncolumns; c++) {
+			char buf[256];
+			const char *s = cell(ctl, &v, ctl->columns[c], buf, sizeof(buf));
+
+			if (s && *s && scols_line_set_data(ln, c, s) < 0)
+				goto finish;
+		}
+	}
+	r = scols_print_table(tb);
+finish:
+	scols_unref_table(tb);
+	return r;
+}
+
+static void list_usage(void)
+{
+	printf("Usage: fbclassctl list [options]\n"
+	       "\n"
+	       "List framebuffer devices (the graphics class), one per line.\n"
+	       "\n"
+	       "Options:\n"
+	       "  -o, --output LIST    columns to show; +LIST appends to the defaults\n"
+	       "      --output-all     show every column\n"
+	       "  -J, --json           JSON output: {\"framebuffers\": [...]}\n"
+	       "  -P, --pairs          KEY=\"value\" pairs\n"
+	       "  -r, --raw            raw output, no alignment\n"
+	       "  -n, --noheadings     no column headings\n"
+	       "  -b, --bytes          SIZE in bytes, not human-readable\n"
+	       "      --dev DIR        device directory (default /dev)\n"
+	       "      --no-temp-node   never query through a private temporary node\n"
+	       "  -h, --help           show this help\n"
+	       "\n"
+	       "Columns (default NAME,MAJ:MIN,ID,DRIVER,RES,BPP,FORMAT,NODE):\n");
+	for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
+		printf("  %10s  %s\n", infos[i].name, infos[i].help);
+	printf("\nValues come from the ioctls when the node can be opened, else from sysfs.\n"
+	       "See fbclassctl(8).\n");
+}
+
+enum { OPT_OUTPUT_ALL = 256, OPT_DEV, OPT_NO_TEMP_NODE };
+
+static int do_list(int argc, char *argv[])
+{
+	static const struct option options[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "output-all", no_argument, NULL, OPT_OUTPUT_ALL },
+		{ "json", no_argument, NULL, 'J' },
+		{ "pairs", no_argument, NULL, 'P' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "bytes", no_argument, NULL, 'b' },
+		{ "dev", required_argument, NULL, OPT_DEV },
+		{ "no-temp-node", no_argument, NULL, OPT_NO_TEMP_NODE },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct list_ctl ctl = { .devdir = "/dev", .allow_private = true };
+	struct fb_device_list list = {};
+	int c, r, modes = 0;
+
+	memcpy(ctl.columns, default_columns, sizeof(default_columns));
+	ctl.ncolumns = ARRAY_SIZE(default_columns);
+	while ((c = getopt_long(argc, argv, "o:JPrnbh", options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			if (parse_columns(&ctl, optarg) < 0)
+				return fb_usage_error("list");
+			break;
+		case OPT_OUTPUT_ALL:
+			for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
+				ctl.columns[i] = (int)i;
+			ctl.ncolumns = ARRAY_SIZE(infos);
+			break;
+		case 'J':
+			ctl.json = true;
+			modes++;
+			break;
+		case 'P':
+			ctl.pairs = true;
+			modes++;
+			break;
+		case 'r':
+			ctl.raw = true;
+			modes++;
+			break;
+		case 'n':
+			ctl.noheadings = true;
+			break;
+		case 'b':
+			ctl.bytes = true;
+			break;
+		case OPT_DEV:
+			ctl.devdir = optarg;
+			break;
+		case OPT_NO_TEMP_NODE:
+			ctl.allow_private = false;
+			break;
+		case 'h':
+			list_usage();
+			return FB_EXIT_OK;
+		default:
+			return fb_usage_error("list");
+		}
+	}
+	if (modes > 1) {
+		ERR("--json, --pairs and --raw are mutually exclusive");
+		return fb_usage_error("list");
+	}
+	if (optind < argc) {
+		ERR("list: unexpected argument '%s'", argv[optind]);
+		return fb_usage_error("list");
+	}
+	r = fb_device_scan(&list);
+	if (r < 0) {
+		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
+		return FB_EXIT_ERROR;
+	}
+	if (list.n == 0 && !ctl.json)
+		INF("no framebuffer devices found in /sys/class/graphics");
+	r = list_print(&ctl, &list);
+	fb_device_list_free(&list);
+	if (r < 0) {
+		ERR("cannot print the table: %s", strerror(-r));
+		return FB_EXIT_ERROR;
+	}
+	return FB_EXIT_OK;
+}
+
+const struct fb_cmd fb_cmd_list = {
+	.name = "list",
+	.cmd = do_list,
+	.help = "list framebuffer devices",
+};

@@ -1,0 +1,700 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Scan of /sys/class/graphics through libudev, into plain copies.
+ *
+ * Everything the rest of the program knows about a framebuffer comes from
+ * here, and every string is our own copy: the udev context is gone before
+ * fb_device_scan() returns ("hold nothing").
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libudev.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "fbclass.h"
+#include "log.h"
+#include "strutil.h"
+
+/* ---- strict parsers ---- */
+
+/* Decimal digits only, no sign, no leading zero unless the number is "0",
+ * value at most max.  *end points after the digits. */
+static int parse_decimal(const char *s, unsigned max, unsigned *out, const char **end)
+{
+	unsigned long v = 0;
+	const char *p = s;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	if (p[0] == '0' && isdigit((unsigned char)p[1]))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*p); p++) {
+		v = v * 10 + (unsigned long)(*p - '0');
+		if (v > max)
+			return -ERANGE;
+	}
+	*out = (unsigned)v;
+	*end = p;
+	return 0;
+}
+
+/* An optional single '\n' and then the end of the string. */
+static bool at_end(const char *p)
+{
+	if (*p == '\n')
+		p++;
+	return *p == '\0';
+}
+
+int fb_parse_devnum(const char *text, dev_t *out)
+{
+	unsigned maj, min;
+	const char *p;
+	int r;
+
+	if (!text)
+		return -EINVAL;
+	r = parse_decimal(text, FB_DEVNUM_MAJOR_MAX, &maj, &p);
+	if (r < 0)
+		return r;
+	if (*p++ != ':')
+		return -EINVAL;
+	r = parse_decimal(p, FB_DEVNUM_MINOR_MAX, &min, &p);
+	if (r < 0)
+		return r;
+	if (!at_end(p))
+		return -EINVAL;
+	*out = makedev(maj, min);
+	return 0;
+}
+
+int fb_parse_uint(const char *text, unsigned *out)
+{
+	const char *p;
+	int r;
+
+	if (!text)
+		return -EINVAL;
+	r = parse_decimal(text, UINT_MAX, out, &p);
+	if (r < 0)
+		return r;
+	return at_end(p) ? 0 : -EINVAL;
+}
+
+int fb_parse_pair(const char *text, unsigned *x, unsigned *y)
+{
+	const char *p;
+	int r;
+
+	if (!text)
+		return -EINVAL;
+	r = parse_decimal(text, UINT_MAX, x, &p);
+	if (r < 0)
+		return r;
+	if (*p++ != ',')
+		return -EINVAL;
+	r = parse_decimal(p, UINT_MAX, y, &p);
+	if (r < 0)
+		return r;
+	return at_end(p) ? 0 : -EINVAL;
+}
+
+/* One "K:WxHS-R" mode as fbsysfs.c's mode_string() writes it; stops at the
+ * end of the line. */
+static int parse_one_mode(const char *text, struct fb_sysfs_mode *m, const char **end)
+{
+	const char *p = text;
+	int r;
+
+	if (!*p || !strchr("UDVS", *p) || p[1] != ':')
+		return -EINVAL;
+	m->kind = *p;
+	p += 2;
+	r = parse_decimal(p, UINT_MAX, &m->xres, &p);
+	if (r < 0)
+		return r;
+	if (*p++ != 'x')
+		return -EINVAL;
+	r = parse_decimal(p, UINT_MAX, &m->yres, &p);
+	if (r < 0)
+		return r;
+	if (!*p || !strchr("pid", *p))
+		return -EINVAL;
+	m->scan = *p++;
+	if (*p++ != '-')
+		return -EINVAL;
+	r = parse_decimal(p, UINT_MAX, &m->refresh, &p);
+	if (r < 0)
+		return r;
+	*end = p;
+	return 0;
+}
+
+int fb_parse_mode(const char *text, struct fb_sysfs_mode *out)
+{
+	const char *p;
+	int r;
+
+	if (!text)
+		return -EINVAL;
+	r = parse_one_mode(text, out, &p);
+	if (r < 0)
+		return r;
+	return at_end(p) ? 0 : -EINVAL;
+}
+
+int fb_parse_modes(const char *text, size_t *count)
+{
+	struct fb_sysfs_mode m;
+	const char *p = text;
+	size_t n = 0;
+	int r;
+
+	if (!text)
+		return -EINVAL;
+	while (*p) {
+		r = parse_one_mode(p, &m, &p);
+		if (r < 0)
+			return r;
+		if (*p == '\n')
+			p++;
+		else if (*p)
+			return -EINVAL;
+		n++;
+	}
+	*count = n;
+	return 0;
+}
+
+/* ---- path id, udev's ID_PATH scheme ---- */
+
+static int path_prepend(char **path, const char *prefix, const char *name)
+{
+	char *s;
+	int r;
+
+	if (*path)
+		r = asprintf(&s, "%s%s-%s", prefix, name, *path);
+	else
+		r = asprintf(&s, "%s%s", prefix, name);
+	if (r < 0)
+		return -ENOMEM;
+	free(*path);
+	*path = s;
+	return 0;
+}
+
+char *fb_path_id_build(const struct fb_path_elem *chain, size_t n)
+{
+	char *path = NULL;
+	bool supported = false;
+	int r = 0;
+
+	for (size_t i = 0; i < n && r == 0; i++) {
+		const char *subsys = chain[i].subsystem;
+		const char *name = chain[i].sysname;
+
+		if (!subsys || !name || !*name)
+			continue;
+		if (strcmp(subsys, "pci") == 0) {
+			r = path_prepend(&path, "pci-", name);
+			supported = true;
+		} else if (strcmp(subsys, "platform") == 0) {
+			r = path_prepend(&path, "platform-", name);
+			supported = true;
+		} else if (strcmp(subsys, "acpi") == 0) {
+			r = path_prepend(&path, "acpi-", name);
+			supported = true;
+		} else if (strcmp(subsys, "usb") == 0) {
+			/* "1-1.2:1.0" → "usb-0:1.2:1.0"; the hub chain above the
+			 * first port-named device adds nothing, as in udev. */
+			const char *port = strchr(name, '-');
+
+			if (!port || !port[1])
+				continue;
+			r = path_prepend(&path, "usb-0:", port + 1);
+			supported = true;
+			while (i + 1 < n && streq_ptr(chain[i + 1].subsystem, "usb"))
+				i++;
+		}
+	}
+	if (r < 0 || !supported) {
+		free(path);
+		errno = r < 0 ? ENOMEM : 0;
+		return NULL;
+	}
+	return path;
+}
+
+/* ---- scan ---- */
+
+/* Entries of the class directory that are links or directories, not
+ * attributes of the framebuffer. */
+static bool attr_is_link(const char *name)
+{
+	static const char *const links[] = { "device", "subsystem", "driver", "firmware_node",
+					     "of_node", "module" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(links); i++)
+		if (strcmp(name, links[i]) == 0)
+			return true;
+	return strchr(name, '/') != NULL;
+}
+
+static int attr_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct fb_attr *)a)->name, ((const struct fb_attr *)b)->name);
+}
+
+static char *strip_newline_dup(const char *v)
+{
+	size_t n = strlen(v);
+
+	if (n && v[n - 1] == '\n')
+		n--;
+	return strndup(v, n);
+}
+
+static int copy_attrs(struct udev_device *ud, struct fb_device *d)
+{
+	struct udev_list_entry *e;
+	size_t cap = 0;
+
+	udev_list_entry_foreach(e, udev_device_get_sysattr_list_entry(ud))
+	{
+		const char *name = udev_list_entry_get_name(e);
+		const char *value;
+
+		if (attr_is_link(name))
+			continue;
+		value = udev_device_get_sysattr_value(ud, name);
+		if (!value) /* write-only, or gone: nothing to show */
+			continue;
+		if (d->n_attrs == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			struct fb_attr *a = realloc(d->attrs, ncap * sizeof(*a));
+
+			if (!a)
+				return -ENOMEM;
+			d->attrs = a;
+			cap = ncap;
+		}
+		d->attrs[d->n_attrs].name = strdup(name);
+		d->attrs[d->n_attrs].value = strip_newline_dup(value);
+		d->n_attrs++;
+		if (!d->attrs[d->n_attrs - 1].name || !d->attrs[d->n_attrs - 1].value)
+			return -ENOMEM;
+	}
+	if (d->n_attrs)
+		qsort(d->attrs, d->n_attrs, sizeof(*d->attrs), attr_cmp);
+	return 0;
+}
+
+static int copy_parent(struct udev_device *p, struct fb_parent *fp)
+{
+	const char *modalias = udev_device_get_property_value(p, "MODALIAS");
+	char *link;
+
+	if (!modalias)
+		modalias = udev_device_get_sysattr_value(p, "modalias");
+	fp->syspath = strdup(udev_device_get_syspath(p));
+	fp->sysname = strdup(udev_device_get_sysname(p));
+	fp->subsystem = strdup_or_null(udev_device_get_subsystem(p));
+	fp->driver = strdup_or_null(udev_device_get_driver(p));
+	fp->modalias = modalias ? strip_newline_dup(modalias) : NULL;
+	fp->module = NULL;
+	if (!fp->syspath || !fp->sysname)
+		return -ENOMEM;
+	if (fp->driver && asprintf(&link, "%s/driver/module", fp->syspath) >= 0) {
+		fp->module = readlink_basename(link);
+		free(link);
+	}
+	return 0;
+}
+
+static int copy_parents(struct udev_device *ud, struct fb_device *d)
+{
+	struct udev_device *p;
+	size_t n = 0;
+	int r;
+
+	for (p = udev_device_get_parent(ud); p; p = udev_device_get_parent(p))
+		n++;
+	if (!n)
+		return 0;
+	d->parents = calloc(n, sizeof(*d->parents));
+	if (!d->parents)
+		return -ENOMEM;
+	for (p = udev_device_get_parent(ud); p; p = udev_device_get_parent(p)) {
+		r = copy_parent(p, &d->parents[d->n_parents++]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int build_path_id(struct fb_device *d)
+{
+	struct fb_path_elem *chain;
+
+	if (!d->n_parents)
+		return 0;
+	chain = calloc(d->n_parents, sizeof(*chain));
+	if (!chain)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->n_parents; i++) {
+		chain[i].subsystem = d->parents[i].subsystem;
+		chain[i].sysname = d->parents[i].sysname;
+	}
+	d->path_id = fb_path_id_build(chain, d->n_parents);
+	free(chain);
+	return (!d->path_id && errno == ENOMEM) ? -ENOMEM : 0;
+}
+
+/* Read a sysfs attribute as raw bytes, without the newline stripping
+ * libudev does: the strict parsers must see exactly what the kernel wrote.
+ * Open, read, close.  -ENOENT when absent, -EINVAL when it holds a NUL. */
+static int read_attr_raw(const char *syspath, const char *attr, char *buf, size_t size)
+{
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int fd = -1;
+	size_t n = 0;
+
+	if (asprintf(&path, "%s/%s", syspath, attr) < 0)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	while (n < size - 1) {
+		ssize_t r = read(fd, buf + n, size - 1 - n);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	return memchr(buf, '\0', n) ? -EINVAL : (int)n;
+}
+
+/* The value of KEY= in uevent text, copied into val; false if absent. */
+static bool uevent_value(const char *uevent, const char *key, char *val, size_t size)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = uevent; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		if (len > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
+			snprintf(val, size, "%.*s", (int)(len - klen - 1), p + klen + 1);
+			return true;
+		}
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	return false;
+}
+
+/* uevent's MAJOR/MINOR, where present, must agree with "dev". */
+static int check_uevent_devnum(const char *syspath, const char *name, dev_t devnum)
+{
+	char uevent[4096], maj[32] = "", min[32] = "";
+	bool has_maj, has_min;
+	unsigned umaj, umin;
+	int r;
+
+	r = read_attr_raw(syspath, "uevent", uevent, sizeof(uevent));
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0) {
+		WRN("%s: cannot read uevent: %s", name, strerror(-r));
+		return -EINVAL;
+	}
+	has_maj = uevent_value(uevent, "MAJOR", maj, sizeof(maj));
+	has_min = uevent_value(uevent, "MINOR", min, sizeof(min));
+	if (!has_maj && !has_min)
+		return 0;
+	if (!has_maj || !has_min || fb_parse_uint(maj, &umaj) < 0 || fb_parse_uint(min, &umin) < 0) {
+		_cleanup_free_ char *emaj = str_escape(maj, 31);
+		_cleanup_free_ char *emin = str_escape(min, 31);
+
+		WRN("%s: malformed MAJOR/MINOR in uevent: MAJOR=\"%s\" MINOR=\"%s\"", name,
+		    emaj ? emaj : "", emin ? emin : "");
+		return -EINVAL;
+	}
+	if (umaj != major(devnum) || umin != minor(devnum)) {
+		WRN("%s: uevent MAJOR:MINOR %u:%u disagrees with dev attribute %u:%u", name, umaj,
+		    umin, major(devnum), minor(devnum));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* DEVNAME as the kernel wrote it: relative to /dev, each component a plain
+ * name.  libudev hands it back with "/dev/" in front. */
+static bool devname_is_safe(const char *n)
+{
+	if (!*n || *n == '/')
+		return false;
+	for (const char *p = n; *p;) {
+		size_t len = strcspn(p, "/");
+
+		if (len == 0 || (len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		p += len;
+		if (*p == '/' && !*++p)
+			return false;
+	}
+	return true;
+}
+
+/* Copy one class device.  -ENODEV: not a framebuffer (no "dev"), silently
+ * skipped; -EINVAL: malformed, already warned; -ENOMEM. */
+static int fb_device_from_udev(struct udev_device *ud, struct fb_device *d)
+{
+	const char *name = udev_device_get_sysname(ud);
+	const char *syspath = udev_device_get_syspath(ud);
+	const char *devname = udev_device_get_property_value(ud, "DEVNAME");
+	char dev[256];
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	if (!name || !syspath)
+		return -ENODEV;
+	r = read_attr_raw(syspath, "dev", dev, sizeof(dev));
+	if (r == -ENOENT)
+		return -ENODEV; /* not a framebuffer: fbcon */
+	if (r < 0 && r != -EINVAL) {
+		DBG("%s: cannot read dev attribute: %s", name, strerror(-r));
+		return -ENODEV; /* it left while we looked */
+	}
+	if (r < 0 || fb_parse_devnum(dev, &d->devnum) < 0) {
+		/* Quote it without the one newline the kernel adds. */
+		size_t len = strlen(dev);
+		if (len && dev[len - 1] == '\n')
+			dev[len - 1] = '\0';
+		_cleanup_free_ char *esc = str_escape(dev, 64);
+
+		WRN("%s: malformed dev attribute \"%s\"", name, esc ? esc : "");
+		return -EINVAL;
+	}
+	r = check_uevent_devnum(syspath, name, d->devnum);
+	if (r < 0)
+		return r;
+
+	d->name = strdup(name);
+	d->syspath = strdup(udev_device_get_syspath(ud));
+	if (devname && strncmp(devname, "/dev/", 5) == 0)
+		devname += 5;
+	if (devname && !devname_is_safe(devname)) {
+		_cleanup_free_ char *esc = str_escape(devname, 64);
+
+		WRN("%s: ignoring unsafe DEVNAME \"%s\" in uevent", name, esc ? esc : "");
+		devname = NULL;
+	}
+	d->devname = strdup(devname ? devname : name);
+	if (!d->name || !d->syspath || !d->devname)
+		goto nomem;
+	if (copy_attrs(ud, d) < 0 || copy_parents(ud, d) < 0 || build_path_id(d) < 0)
+		goto nomem;
+	return 0;
+nomem:
+	fb_device_free(d);
+	return -ENOMEM;
+}
+
+static int fb_device_cmp(const void *a, const void *b)
+{
+	const struct fb_device *x = a, *y = b;
+
+	if (major(x->devnum) != major(y->devnum))
+		return major(x->devnum) < major(y->devnum) ? -1 : 1;
+	if (minor(x->devnum) != minor(y->devnum))
+		return minor(x->devnum) < minor(y->devnum) ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int fb_device_scan(struct fb_device_list *list)
+{
+	struct udev *udev;
+	struct udev_enumerate *e = NULL;
+	struct udev_list_entry *entry;
+	size_t cap = 0;
+	int r;
+
+	memset(list, 0, sizeof(*list));
+	udev = udev_new();
+	if (!udev)
+		return -ENOMEM;
+	e = udev_enumerate_new(udev);
+	if (!e) {
+		r = -ENOMEM;
+		goto finish;
+	}
+	r = udev_enumerate_add_match_subsystem(e, "graphics");
+	if (r >= 0)
+		r = udev_enumerate_scan_devices(e);
+	if (r < 0)
+		goto finish;
+
+	udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e))
+	{
+		const char *syspath = udev_list_entry_get_name(entry);
+		struct udev_device *ud = udev_device_new_from_syspath(udev, syspath);
+		struct fb_device d;
+
+		if (!ud) /* vanished between the listing and now */
+			continue;
+		r = fb_device_from_udev(ud, &d);
+		udev_device_unref(ud);
+		if (r == -ENOMEM)
+			goto finish;
+		if (r < 0)
+			continue;
+		if (list->n == cap) {
+			size_t ncap = cap ? cap * 2 : 8;
+			struct fb_device *nd = realloc(list->devices, ncap * sizeof(*nd));
+
+			if (!nd) {
+				fb_device_free(&d);
+				r = -ENOMEM;
+				goto finish;
+			}
+			list->devices = nd;
+			cap = ncap;
+		}
+		list->devices[list->n++] = d;
+	}
+	if (list->n)
+		qsort(list->devices, list->n, sizeof(*list->devices), fb_device_cmp);
+	r = 0;
+finish:
+	udev_enumerate_unref(e);
+	udev_unref(udev);
+	if (r < 0)
+		fb_device_list_free(list);
+	return r;
+}
+
+int fb_device_scan_one(const char *syspath, struct fb_device *dev)
+{
+	struct udev *udev = udev_new();
+	struct udev_device *ud;
+	int r;
+
+	memset(dev, 0, sizeof(*dev));
+	if (!udev)
+		return -ENOMEM;
+	ud = udev_device_new_from_syspath(udev, syspath);
+	if (!ud) {
+		udev_unref(udev);
+		return -ENODEV;
+	}
+	if (!streq_ptr(udev_device_get_subsystem(ud), "graphics"))
+		r = -ENODEV;
+	else
+		r = fb_device_from_udev(ud, dev);
+	udev_device_unref(ud);
+	udev_unref(udev);
+	return r;
+}
+
+void fb_device_free(struct fb_device *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n_attrs; i++) {
+		free(d->attrs[i].name);
+		free(d->attrs[i].value);
+	}
+	for (size_t i = 0; i < d->n_parents; i++) {
+		struct fb_parent *p = &d->parents[i];
+
+		free(p->syspath);
+		free(p->sysname);
+		free(p->subsystem);
+		free(p->driver);
+		free(p->module);
+		free(p->modalias);
+	}
+	free(d->attrs);
+	free(d->parents);
+	free(d->name);
+	free(d->syspath);
+	free(d->devname);
+	free(d->path_id);
+	memset(d, 0, sizeof(*d));
+}
+
+void fb_device_list_free(struct fb_device_list *list)
+{
+	for (size_t i = 0; i < list->n; i++)
+		fb_device_free(&list->devices[i]);
+	free(list->devices);
+	list->devices = NULL;
+	list->n = 0;
+}
+
+const char *fb_device_attr(const struct fb_device *d, const char *name)
+{
+	struct fb_attr key = { .name = (char *)name };
+	const struct fb_attr *a;
+
+	if (!d->n_attrs)
+		return NULL;
+	a = bsearch(&key, d->attrs, d->n_attrs, sizeof(*d->attrs), attr_cmp);
+	return a ? a->value : NULL;
+}
+
+const struct fb_parent *fb_device_parent(const struct fb_device *d)
+{
+	return d->n_parents ? &d->parents[0] : NULL;
+}
+
+/* "fb0", "0", "/dev/fb0" (or any name or symlink resolving to a character
+ * device), "/sys/class/graphics/fb0" or its /sys/devices path. */
+const struct fb_device *fb_device_list_find(const struct fb_device_list *list,
+					    const char *spec)
+{
+	const char *base = strrchr(spec, '/');
+	struct stat st;
+	unsigned num;
+
+	if (fb_parse_uint(spec, &num) == 0) {
+		for (size_t i = 0; i < list->n; i++) {
+			unsigned n;
+
+			if (strncmp(list->devices[i].name, "fb", 2) == 0 &&
+			    fb_parse_uint(list->devices[i].name + 2, &n) == 0 && n == num)
+				return &list->devices[i];
+		}
+		return NULL;
+	}
+	for (size_t i = 0; i < list->n; i++) {
+		const struct fb_device *d = &list->devices[i];
+
+		if (strcmp(spec, d->name) == 0 || strcmp(spec, d->syspath) == 0)
+			return d;
+		if (base && strcmp(base + 1, d->name) == 0 && strncmp(spec, "/sys/", 5) == 0)
+			return d;
+	}
+	/* A node or a symlink to one: match by device number. */
+	if (strchr(spec, '/') && stat(spec, &st) == 0 && S_ISCHR(st.st_mode)) {
+		for (size_t i = 0; i < list->n; i++)
+			if (list->devices[i].devnum == st.st_rdev)
+				return &list->devices[i];
+	}
+	return NULL;
+}

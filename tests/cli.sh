@@ -1,0 +1,69 @@
+#!/bin/bash
+# Command line: help, usage errors and their exit codes, the empty system.
+set -u
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+[ -x "$FBCLASSCTL" ] || skip "$FBCLASSCTL not built"
+UMOCKDEV_RUN=${UMOCKDEV_RUN:-$(command -v umockdev-run)}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# expect RC STDOUT-SUBSTRING STDERR-SUBSTRING -- ARGS...
+expect() {
+	local want=$1 out=$2 err=$3
+	shift 4
+	"$FBCLASSCTL" "$@" >"$work/out" 2>"$work/err"
+	local rc=$?
+	local what="fbclassctl $*"
+	if [ "$rc" -ne "$want" ]; then
+		not_ok "$what: exit $rc, expected $want"
+		sed 's/^/#   /' "$work/err"
+		return
+	fi
+	if [ -n "$out" ] && ! grep -qF -- "$out" "$work/out"; then
+		not_ok "$what: stdout lacks '$out'"
+		return
+	fi
+	if [ -n "$err" ] && ! grep -qF -- "$err" "$work/err"; then
+		not_ok "$what: stderr lacks '$err'"
+		sed 's/^/#   /' "$work/err"
+		return
+	fi
+	ok "$what (exit $rc)"
+}
+
+expect 0 "Usage: fbclassctl [options] COMMAND" "" -- --help
+expect 0 "fbclassctl 0.1" "" -- --version
+expect 2 "" "fbclassctl: missing command" --
+expect 2 "" "Try 'fbclassctl --help'" -- --bogus
+expect 2 "" "fbclassctl: unknown command 'frobnicate'" -- frobnicate
+for cmd in $("$FBCLASSCTL" --help | awk '/^Commands:/{on=1; next} on && NF==0 {exit} on {print $1}'); do
+	expect 0 "Usage: fbclassctl $cmd" "" -- "$cmd" --help
+	expect 2 "" "Try 'fbclassctl $cmd --help'" -- "$cmd" --no-such-option
+done
+expect 2 "" "fbclassctl: unknown column: BOGUS" -- list -o NAME,BOGUS
+expect 2 "" "mutually exclusive" -- list -J -P
+expect 2 "" "mutually exclusive" -- list -r -P
+expect 2 "" "mutually exclusive" -- info -J --fbset
+expect 2 "" "unexpected argument 'fb0'" -- list fb0
+expect 0 "MAJ:MIN" "" -- list --help
+# --help names every column with a description.
+n=$("$FBCLASSCTL" list --help | awk '/^Columns/{on=1; next} on && NF==0 {exit} on && NF>=2' | wc -l)
+check "list --help describes 16 columns" test "$n" -eq 16
+
+if [ -x "$UMOCKDEV_RUN" ]; then
+	# An empty testbed: a machine without framebuffers.
+	"$UMOCKDEV_RUN" -- "$FBCLASSCTL" list >"$work/out" 2>"$work/err"
+	rc=$?
+	check "no framebuffers: exit 0" test "$rc" -eq 0
+	check "no framebuffers: said plainly" grep -qF "fbclassctl: no framebuffer devices found in /sys/class/graphics" "$work/err"
+	"$UMOCKDEV_RUN" -- "$FBCLASSCTL" list -J >"$work/out" 2>"$work/err"
+	check "no framebuffers: empty JSON array" test "$(tr -d ' \n' <"$work/out")" = '{"framebuffers":[]}'
+	"$UMOCKDEV_RUN" -- "$FBCLASSCTL" info -J >"$work/out" 2>"$work/err"
+	check "no framebuffers: info -J" test "$(tr -d ' \n' <"$work/out")" = '{"framebuffers":[]}'
+	"$UMOCKDEV_RUN" -- "$FBCLASSCTL" -q list >"$work/out" 2>"$work/err"
+	check "-q silences the notice" test ! -s "$work/err"
+else
+	not_ok "umockdev-run is needed for the empty-system checks"
+fi
+finish

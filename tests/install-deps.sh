@@ -1,0 +1,24 @@
+#!/bin/sh
+# Install what building fbclassctl and running every test tier needs, from
+# Debian 12 packages.  Run as root.  Used by both README commands and CI.
+set -eu
+if [ "$(id -u)" -ne 0 ]; then
+	echo "tests/install-deps.sh: run me as root (apt-get needs it)" >&2
+	exit 1
+fi
+packages="
+	build-essential autoconf automake autoconf-archive libtool pkg-config
+	libudev-dev libkmod-dev libsmartcols-dev libjson-c-dev
+	libpixman-1-dev libpng-dev libsysfs-dev
+	umockdev man-db groff-base bsdextrautils util-linux
+	qemu-system-x86 busybox-static cpio kmod fbset
+	clang libclang-rt-14-dev valgrind cppcheck
+"
+# shellcheck disable=SC2086
+missing=$(dpkg-query -W -f '${Status} ${Package}\n' $packages 2>&1 | grep -vc '^install ok installed' || true)
+if [ "$missing" -ne 0 ]; then
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends $packages >/dev/null
+fi
+echo "tests/install-deps.sh: build and test dependencies are installed"

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The other sysfs attribute parsers: numbers, virtual_size, mode, modes. */
+#include <errno.h>
+
+#include "fbclass.h"
+#include "strutil.h"
+#include "test.h"
+
+static void test_uint(void)
+{
+	unsigned v = 0;
+
+	ASSERT_INT_EQ(fb_parse_uint("32\n", &v), 0);
+	ASSERT_INT_EQ(v, 32);
+	ASSERT_INT_EQ(fb_parse_uint("0", &v), 0);
+	ASSERT_INT_EQ(v, 0);
+	ASSERT_INT_EQ(fb_parse_uint("4294967295", &v), 0);
+	ASSERT_INT_EQ(v, 4294967295u);
+	ASSERT_INT_EQ(fb_parse_uint("4294967296", &v), -ERANGE);
+	ASSERT_INT_EQ(fb_parse_uint("", &v), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_uint("-1", &v), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_uint("08", &v), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_uint("8 ", &v), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_uint(NULL, &v), -EINVAL);
+}
+
+static void test_pair(void)
+{
+	unsigned x = 0, y = 0;
+
+	ASSERT_INT_EQ(fb_parse_pair("1024,768\n", &x, &y), 0);
+	ASSERT_INT_EQ(x, 1024);
+	ASSERT_INT_EQ(y, 768);
+	ASSERT_INT_EQ(fb_parse_pair("1024,", &x, &y), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_pair(",768", &x, &y), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_pair("1024x768", &x, &y), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_pair("1024,768,1", &x, &y), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_pair("1024, 768", &x, &y), -EINVAL);
+}
+
+static void test_mode(void)
+{
+	struct fb_sysfs_mode m;
+	size_t n = 0;
+
+	ASSERT_INT_EQ(fb_parse_mode("U:1024x768p-75\n", &m), 0);
+	ASSERT_INT_EQ(m.kind, 'U');
+	ASSERT_INT_EQ(m.xres, 1024);
+	ASSERT_INT_EQ(m.yres, 768);
+	ASSERT_INT_EQ(m.scan, 'p');
+	ASSERT_INT_EQ(m.refresh, 75);
+	ASSERT_INT_EQ(fb_parse_mode("S:640x480i-0", &m), 0);
+	ASSERT_INT_EQ(m.scan, 'i');
+	ASSERT_INT_EQ(fb_parse_mode("V:800x600d-60", &m), 0);
+	ASSERT_INT_EQ(m.kind, 'V');
+	ASSERT_INT_EQ(fb_parse_mode("", &m), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_mode("\n", &m), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_mode("X:1024x768p-75", &m), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_mode("U1024x768p-75", &m), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_mode("U:1024x768-75", &m), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_mode("U:1024x768p75", &m), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_mode("U:1024x768p-", &m), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_mode("U:1024x768p-75\nU:800x600p-60", &m), -EINVAL);
+
+	ASSERT_INT_EQ(fb_parse_modes("U:1024x768p-75\nS:800x600p-60\n", &n), 0);
+	ASSERT_INT_EQ(n, 2);
+	ASSERT_INT_EQ(fb_parse_modes("", &n), 0);
+	ASSERT_INT_EQ(n, 0);
+	ASSERT_INT_EQ(fb_parse_modes("U:1024x768p-75\ngarbage\n", &n), -EINVAL);
+	ASSERT_INT_EQ(fb_parse_modes("U:1024x768p-75 \n", &n), -EINVAL);
+}
+
+static void test_escape(void)
+{
+	char *s;
+
+	s = str_escape("29:x\n", 64);
+	ASSERT_STR_EQ(s, "29:x\\n");
+	free(s);
+	s = str_escape("a\"b\\c\x01\xff", 64);
+	ASSERT_STR_EQ(s, "a\\\"b\\\\c\\x01\\xff");
+	free(s);
+	s = str_escape("abcdef", 3);
+	ASSERT_STR_EQ(s, "abc...");
+	free(s);
+}
+
+int main(void)
+{
+	test_uint();
+	test_pair();
+	test_mode();
+	test_escape();
+	return test_finish("test-parsers");
+}
