@@ -36,9 +36,13 @@ int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 	*m = (struct fb_bench_mapping){ .map = MAP_FAILED };
 	*dev = (struct fb_bench_dev){ .name = fbdev->name, .syspath = fbdev->syspath, .fd = -1 };
 
-	fd = fb_node_open(fbdev, devdir, O_RDWR, &m->via_private);
+	fd = fb_node_open(fbdev, devdir, O_RDWR, true, &m->via_private);
 	if (fd < 0) {
-		ERR("%s: cannot open the node read-write: %s", fbdev->name, strerror(-fd));
+		ERR("%s: cannot open %s/%s read-write: %s%s", fbdev->name, devdir, fbdev->devname,
+		    strerror(-fd),
+		    fd == -ENOENT || fd == -ESTALE ? " ('fbclassctl coldplug' creates the node)"
+		    : fd == -ENODEV || fd == -ENXIO ? " (device removed?)"
+						    : "");
 		return fd;
 	}
 	dev->fd = fd;
