@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/kd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -127,6 +129,43 @@ void fb_bench_device_close(struct fb_bench_dev *dev, struct fb_bench_mapping *m)
 	dev->fd = -1;
 }
 
+int fb_bench_console_quiet(const char *devdir, struct fb_bench_console *con)
+{
+	char path[4096];
+	int fd, mode;
+
+	con->fd = -1;
+	snprintf(path, sizeof(path), "%s/tty0", devdir);
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return 0; /* no virtual terminal: nobody else draws */
+	if (ioctl(fd, KDGETMODE, &mode) < 0 || mode != KD_TEXT) {
+		close(fd);
+		return 0;
+	}
+	if (ioctl(fd, KDSETMODE, KD_GRAPHICS) < 0) {
+		int r = -errno;
+		WRN("%s: cannot switch the console to graphics mode: %s; fbcon may draw "
+		    "during the benchmark and fail its validation",
+		    path, strerror(-r));
+		close(fd);
+		return r;
+	}
+	con->fd = fd;
+	con->mode = mode;
+	return 1;
+}
+
+void fb_bench_console_restore(struct fb_bench_console *con)
+{
+	if (con->fd < 0)
+		return;
+	if (ioctl(con->fd, KDSETMODE, con->mode) < 0)
+		WRN("cannot switch the console back to text mode: %s", strerror(errno));
+	close(con->fd);
+	con->fd = -1;
+}
+
 int fbclassctl_bench_quick(const struct fb_device *fbdev, const char *devdir)
 {
 	struct fb_bench_opts opts = { .quick = true };
@@ -135,13 +174,17 @@ int fbclassctl_bench_quick(const struct fb_device *fbdev, const char *devdir)
 	struct fb_bench_report *rep;
 	int r;
 
+	struct fb_bench_console con;
+
 	rep = calloc(1, sizeof(*rep));
 	if (!rep)
 		return -ENOMEM;
 	r = fb_bench_device_open(fbdev, devdir, &dev, &m);
 	if (r < 0)
 		goto finish;
+	fb_bench_console_quiet(devdir, &con);
 	r = fb_bench_run(&dev, &opts, rep);
+	fb_bench_console_restore(&con);
 	fb_bench_device_close(&dev, &m);
 	if (r == -ENODEV || rep->device_removed) {
 		ERR("%s: device removed during benchmark", fbdev->name);

@@ -678,8 +678,9 @@ bool fbk_copy_method_usable(enum fbk_copy_method m, const struct fbk_surface *ds
 {
 	if (!bpp_valid(dst->bpp) || dst->bpp != src->bpp || !fbk_copy_method_cpu_ok(m))
 		return false;
+	/* pixman_blt's SSE2 and MMX paths refuse 8 bpp; the general one has none */
 	if (m == FBK_COPY_PIXMAN)
-		return (dst->bpp == 8 || dst->bpp == 16 || dst->bpp == 32) &&
+		return (dst->bpp == 16 || dst->bpp == 32) &&
 		       dst->stride % 4 == 0 && src->stride % 4 == 0 &&
 		       ((uintptr_t)dst->pixels & 3) == 0 && ((uintptr_t)src->pixels & 3) == 0;
 	return true;

@@ -48,7 +48,7 @@ enum fbk_copy_method {
 	FBK_COPY_SSE2_NT,     /* unaligned loads, non-temporal 16-byte stores */
 	FBK_COPY_AVX2_NT,     /* unaligned loads, non-temporal 32-byte stores */
 	FBK_COPY_SSE41_LOAD,  /* movntdqa streaming loads (for reads from WC memory) */
-	FBK_COPY_PIXMAN,      /* pixman_blt: 8, 16, 32 bpp, strides multiples of 4 */
+	FBK_COPY_PIXMAN,      /* pixman_blt: 16, 32 bpp, strides multiples of 4 */
 	FBK_COPY_REFERENCE,
 	_FBK_COPY_MAX,
 };

@@ -139,6 +139,17 @@ int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 			 struct fb_bench_dev *dev, struct fb_bench_mapping *m);
 void fb_bench_device_close(struct fb_bench_dev *dev, struct fb_bench_mapping *m);
 
+/* fbcon draws its text and cursor into a framebuffer it owns.  As X and
+ * fbtest do, put the current VT (DIR/tty0) in KD_GRAPHICS for the run.
+ * 1 switched, 0 nothing to do (no VT, not in text mode), -errno (warned). */
+struct fb_bench_console {
+	int fd;
+	int mode;
+};
+int fb_bench_console_quiet(const char *devdir, struct fb_bench_console *con);
+/* Back to the saved mode; fbcon then repaints its text. */
+void fb_bench_console_restore(struct fb_bench_console *con);
+
 /*
  * For coldplug/daemon --validate: a quick validation of one device.
  * 0 passed, 1 validation failed (logged), -errno on error (logged;

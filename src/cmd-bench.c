@@ -201,6 +201,7 @@ static int bench_main(int argc, char *argv[])
 	_cleanup_free_ const struct fb_device **targets = NULL;
 	_cleanup_free_ struct fb_bench_report *rep = NULL;
 	json_object *root = NULL, *fbs = NULL;
+	struct fb_bench_console con = { .fd = -1 };
 	bool json = false, any_error = false, any_invalid = false;
 	size_t n_targets = 0;
 	int c, r, rc = FB_EXIT_ERROR;
@@ -294,6 +295,7 @@ static int bench_main(int argc, char *argv[])
 
 	fb_bench_stop = 0;
 	fb_bench_install_signals();
+	fb_bench_console_quiet(devdir, &con);
 	for (size_t i = 0; i < n_targets && !fb_bench_stop; i++) {
 		struct fb_bench_dev dev;
 		struct fb_bench_mapping m;
@@ -321,6 +323,7 @@ static int bench_main(int argc, char *argv[])
 		else
 			print_table(&dev, &m, rep, opts.quick);
 	}
+	fb_bench_console_restore(&con);
 	fb_bench_restore_signals();
 
 	if (json)
