@@ -110,6 +110,11 @@ int fb_bench_compare(const struct fb_bench_dev *dev, const struct fbk_surface *w
 		     uint32_t pixel, const char *op, const char *strategy,
 		     struct fb_bench_validation *v);
 
+/* stride × yres: the bytes of the visible rows, padding included. */
+size_t fb_bench_frame_bytes(const struct fb_bench_dev *dev);
+/* pread/pwrite all of len at off, retrying short transfers; 0 or -errno. */
+int fb_bench_rw_all(int fd, void *buf, size_t len, off_t off, bool write_it);
+
 int fb_bench_save(const struct fb_bench_dev *dev, struct fb_bench_saved *saved);
 /* Put contents, var and cmap back; frees nothing. */
 int fb_bench_restore(const struct fb_bench_dev *dev, const struct fb_bench_saved *saved);

@@ -202,7 +202,7 @@ static int bench_main(int argc, char *argv[])
 	_cleanup_free_ struct fb_bench_report *rep = NULL;
 	json_object *root = NULL, *fbs = NULL;
 	struct fb_bench_console con = { .fd = -1 };
-	bool json = false, any_error = false, any_invalid = false;
+	bool json = false, any_error = false, any_invalid = false, any_unrestored = false;
 	size_t n_targets = 0;
 	int c, r, rc = FB_EXIT_ERROR;
 
@@ -314,8 +314,12 @@ static int bench_main(int argc, char *argv[])
 			ERR("%s: benchmark failed: %s", dev.name, strerror(-r));
 			any_error = true;
 		}
-		if (!rep->restored && r != -ENODEV && !rep->device_removed)
-			ERR("%s: could not restore the screen", dev.name);
+		if (!rep->restored) {
+			ERR("%s: the screen was not restored%s", dev.name,
+			    rep->device_removed ? " (the device is gone)" : "");
+			any_error = true;
+			any_unrestored = true;
+		}
 		if (!rep->validation.passed)
 			any_invalid = true;
 		if (json)
@@ -330,7 +334,8 @@ static int bench_main(int argc, char *argv[])
 		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 								   JSON_C_TO_STRING_NOSLASHESCAPE));
 	if (fb_bench_stop) {
-		ERR("interrupted by signal %d; the screen was restored", (int)fb_bench_stop);
+		ERR("interrupted by %s; the screen was %srestored", strsignal(fb_bench_stop),
+		    any_unrestored ? "not " : "");
 		rc = 128 + fb_bench_stop;
 	} else if (any_error) {
 		rc = FB_EXIT_ERROR;
