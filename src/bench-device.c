@@ -11,6 +11,7 @@
 #include <linux/kd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -39,6 +40,14 @@ int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 	*dev = (struct fb_bench_dev){ .name = fbdev->name, .syspath = fbdev->syspath, .fd = -1 };
 
 	fd = fb_node_open(fbdev, devdir, O_RDWR, true, &m->via_private);
+	if (fd < 0 && m->via_private) {
+		ERR("%s: cannot open %s/%s read-write: it is missing or not the right node, and "
+		    "a private node for %u:%u failed: %s%s",
+		    fbdev->name, devdir, fbdev->devname, major(fbdev->devnum),
+		    minor(fbdev->devnum), strerror(-fd),
+		    fd == -ENODEV || fd == -ENXIO ? " (device removed?)" : "");
+		return fd;
+	}
 	if (fd < 0) {
 		ERR("%s: cannot open %s/%s read-write: %s%s", fbdev->name, devdir, fbdev->devname,
 		    strerror(-fd),
