@@ -19,7 +19,9 @@ bench_round() {
 	# something on the screen that is not what bench draws
 	dd if=/dev/urandom of="/dev/$_fb" bs=4096 count=64 2>/dev/null
 	_before=$(fb_md5 "$_fb")
+	_t0=$(cut -d' ' -f1 /proc/uptime)
 	t_check "$_name: bench --quick validates" fbclassctl bench --quick "$@" "$_fb"
+	t_diag "$_name: --quick took $(awk -v a="$_t0" '{ printf "%.2f", $1 - a }' /proc/uptime) s (qemu)"
 	t_is "$(fb_md5 "$_fb")" "$_before" "$_name: /dev/$_fb identical after --quick"
 	fbclassctl bench -d 1 -J "$@" "$_fb" >/tmp/bench.json 2>/tmp/bench.err
 	_rc=$?
@@ -88,6 +90,7 @@ scenario() {
 	vfb_unload
 	vfb_load videomemorysize=4194304 mode_option=1024x768-32@60
 	bench_round "vfb 32bpp" fb1
+	t_run "vfb 32bpp: the human table" fbclassctl bench -d 1 fb1
 
 	# SIGINT two seconds into a 20 s run: 130, and the screen put back
 	_before=$(fb_md5 fb1)
