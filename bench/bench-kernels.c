@@ -181,7 +181,7 @@ static void run_case(struct bcase *c, struct summary *sum)
 					 .bpp = 32 };
 	}
 
-	printf("\n== %s: %u frame(s) of %zu bytes (%.1f MiB touched per round), %u round(s)\n",
+	printf("\n== %s: %u frame(s) of %zu bytes (%.1f MiB touched per round), %d round(s)\n",
 	       c->name, c->n_frames, c->frame_bytes, (double)bytes_per_round / (1 << 20),
 	       ROUNDS);
 	fflush(stdout);

@@ -564,7 +564,8 @@ static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
 				return r;
 			if (!device_present(dev))
 				return -ENODEV;
-			r = measure(c, op, st, false, budget, &res->ram, &(double){ 0 },
+			double no_flush; /* RAM is never flushed */
+			r = measure(c, op, st, false, budget, &res->ram, &no_flush,
 				    &res->bytes_per_op);
 			if (r < 0)
 				return r;
