@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* main: global options, then one command from the table. */
-#include "config.h"
 
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +12,8 @@
 static const struct fb_cmd *const commands[] = {
 	&fb_cmd_list,
 	&fb_cmd_info,
+	&fb_cmd_coldplug,
+	&fb_cmd_hotplug,
 	&fb_cmd_bench,
 };
 
@@ -35,15 +37,6 @@ static void usage(FILE *out)
 		     "See fbclassctl(8).\n");
 }
 
-int fb_usage_error(const char *cmd)
-{
-	if (cmd)
-		fprintf(stderr, "Try 'fbclassctl %s --help' for more information.\n", cmd);
-	else
-		fprintf(stderr, "Try 'fbclassctl --help' for more information.\n");
-	return FB_EXIT_USAGE;
-}
-
 int main(int argc, char *argv[])
 {
 	static const struct option options[] = {
@@ -55,6 +48,7 @@ int main(int argc, char *argv[])
 	};
 	int c;
 
+	setlocale(LC_ALL, "");
 	while ((c = getopt_long(argc, argv, "+vqhV", options, NULL)) != -1) {
 		switch (c) {
 		case 'v':
