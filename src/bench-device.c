@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Open and map a real framebuffer for bench, and the quick validation. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/kd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "log.h"
+
+static size_t page_align(size_t n, size_t page)
+{
+	return (n + page - 1) & ~(page - 1);
+}
+
+/* Storage bits per pixel: 15 bpp is stored in 16 bits. */
+static unsigned storage_bpp(unsigned bpp)
+{
+	return bpp == 15 ? 16 : bpp;
+}
+
+int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
+			 struct fb_bench_dev *dev, struct fb_bench_mapping *m)
+{
+	const struct fb_var_screeninfo *var;
+	const struct fb_fix_screeninfo *fix;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int fd, r;
+
+	*m = (struct fb_bench_mapping){ .map = MAP_FAILED };
+	*dev = (struct fb_bench_dev){ .name = fbdev->name, .syspath = fbdev->syspath, .fd = -1 };
+
+	fd = fb_node_open(fbdev, devdir, O_RDWR, true, &m->via_private);
+	if (fd < 0 && m->via_private) {
+		ERR("%s: cannot open %s/%s read-write: it is missing or not the right node, and "
+		    "a private node for %u:%u failed: %s%s",
+		    fbdev->name, devdir, fbdev->devname, major(fbdev->devnum),
+		    minor(fbdev->devnum), strerror(-fd),
+		    fd == -ENODEV || fd == -ENXIO ? " (device removed?)" : "");
+		return fd;
+	}
+	if (fd < 0) {
+		ERR("%s: cannot open %s/%s read-write: %s%s", fbdev->name, devdir, fbdev->devname,
+		    strerror(-fd),
+		    fd == -ENOENT || fd == -ESTALE ? " ('fbclassctl coldplug' creates the node)"
+		    : fd == -ENODEV || fd == -ENXIO ? " (device removed?)"
+						    : "");
+		return fd;
+	}
+	dev->fd = fd;
+	r = fb_hw_query_fd(fd, &m->hw);
+	if (r < 0) {
+		ERR("%s: cannot query the mode: %s%s", fbdev->name, strerror(-r),
+		    r == -ENODEV ? " (device removed?)" : "");
+		goto fail;
+	}
+	var = &m->hw.var;
+	fix = &m->hw.fix;
+	fb_pixel_format_decode(var, fix->visual, &dev->fmt);
+	dev->var = *var;
+	dev->visual = fix->visual;
+
+	unsigned bpp = storage_bpp(var->bits_per_pixel);
+	if (fix->type != FB_TYPE_PACKED_PIXELS ||
+	    (bpp != 1 && bpp != 2 && bpp != 4 && bpp != 8 && bpp != 16 && bpp != 24 &&
+	     bpp != 32)) {
+		ERR("%s: cannot benchmark %u bpp with type %s: only packed pixels of 1, 2, 4, "
+		    "8, 15, 16, 24 or 32 bpp",
+		    fbdev->name, var->bits_per_pixel, fb_type_name(fix->type));
+		r = -EOPNOTSUPP;
+		goto fail;
+	}
+	/* The whole virtual frame must lie inside the memory the driver exposes. */
+	if ((uint64_t)fix->line_length * var->yres_virtual > fix->smem_len ||
+	    fix->line_length < fbk_row_bytes(bpp, var->xres) || var->xres == 0 ||
+	    var->yres == 0 || var->yoffset + var->yres > var->yres_virtual ||
+	    var->xoffset + var->xres > var->xres_virtual) {
+		ERR("%s: inconsistent geometry: line_length %u × yres_virtual %u > smem_len %u, "
+		    "or %ux%u+%u+%u outside %ux%u",
+		    fbdev->name, fix->line_length, var->yres_virtual, fix->smem_len, var->xres,
+		    var->yres, var->xoffset, var->yoffset, var->xres_virtual, var->yres_virtual);
+		r = -EINVAL;
+		goto fail;
+	}
+	size_t in_page = (size_t)(fix->smem_start & (page - 1));
+	size_t vis = (size_t)var->yoffset * fix->line_length +
+		     fbk_row_bytes(bpp, var->xoffset);
+
+	dev->vis = (struct fbk_surface){ NULL, fix->line_length, var->xres, var->yres, bpp };
+	dev->vis_offset = (off_t)vis;
+
+	/* mmap at offset 0 starts at the page holding smem_start. */
+	m->map_len = page_align(in_page + fix->smem_len, page);
+	m->map = mmap(NULL, m->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (m->map == MAP_FAILED) {
+		r = -errno;
+		if (r != -ENODEV && r != -EINVAL) {
+			ERR("%s: cannot map %zu bytes: %s%s", fbdev->name, m->map_len,
+			    strerror(-r), r == -ENXIO ? " (device removed?)" : "");
+			goto fail;
+		}
+		WRN("%s: mmap of %zu bytes refused (%s): falling back to pread/pwrite",
+		    fbdev->name, m->map_len, strerror(-r));
+		m->shadow = malloc(fix->line_length * (size_t)var->yres);
+		if (!m->shadow) {
+			r = -ENOMEM;
+			goto fail;
+		}
+		dev->use_rw = true;
+		dev->vis.pixels = m->shadow;
+		return 0;
+	}
+	dev->vis.pixels = (uint8_t *)m->map + in_page + vis;
+	return 0;
+fail:
+	fb_bench_device_close(dev, m);
+	return r;
+}
+
+void fb_bench_device_close(struct fb_bench_dev *dev, struct fb_bench_mapping *m)
+{
+	if (m->map != MAP_FAILED && m->map)
+		munmap(m->map, m->map_len);
+	m->map = MAP_FAILED;
+	free(m->shadow);
+	m->shadow = NULL;
+	if (dev->fd >= 0)
+		close(dev->fd);
+	dev->fd = -1;
+}
+
+int fb_bench_console_quiet(const char *devdir, struct fb_bench_console *con)
+{
+	char path[4096];
+	int fd, mode;
+
+	con->fd = -1;
+	snprintf(path, sizeof(path), "%s/tty0", devdir);
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return 0; /* no virtual terminal: nobody else draws */
+	if (ioctl(fd, KDGETMODE, &mode) < 0 || mode != KD_TEXT) {
+		close(fd);
+		return 0;
+	}
+	if (ioctl(fd, KDSETMODE, KD_GRAPHICS) < 0) {
+		int r = -errno;
+		WRN("%s: cannot switch the console to graphics mode: %s; fbcon may draw "
+		    "during the benchmark and fail its validation",
+		    path, strerror(-r));
+		close(fd);
+		return r;
+	}
+	con->fd = fd;
+	con->mode = mode;
+	return 1;
+}
+
+void fb_bench_console_restore(struct fb_bench_console *con)
+{
+	if (con->fd < 0)
+		return;
+	if (ioctl(con->fd, KDSETMODE, con->mode) < 0)
+		WRN("cannot switch the console back to text mode: %s", strerror(errno));
+	close(con->fd);
+	con->fd = -1;
+}
+
+int fbclassctl_bench_quick(const struct fb_device *fbdev, const char *devdir)
+{
+	struct fb_bench_opts opts = { .quick = true };
+	struct fb_bench_dev dev;
+	struct fb_bench_mapping m;
+	struct fb_bench_report *rep;
+	int r;
+
+	struct fb_bench_console con;
+
+	rep = calloc(1, sizeof(*rep));
+	if (!rep)
+		return -ENOMEM;
+	r = fb_bench_device_open(fbdev, devdir, &dev, &m);
+	if (r < 0)
+		goto finish;
+	fb_bench_console_quiet(devdir, &con);
+	r = fb_bench_run(&dev, &opts, rep);
+	fb_bench_console_restore(&con);
+	fb_bench_device_close(&dev, &m);
+	if (r == -ENODEV || rep->device_removed) {
+		ERR("%s: device removed during benchmark", fbdev->name);
+		r = -ENODEV;
+	} else if (r < 0) {
+		ERR("%s: quick validation failed to run: %s", fbdev->name, strerror(-r));
+	} else if (!rep->validation.passed) {
+		const struct fb_bench_mismatch *f = &rep->validation.first;
+		ERR("%s: validation failed: %" PRIu64 " mismatches, first at %u,%u after %s/%s: "
+		    "expected 0x%x, got 0x%x",
+		    fbdev->name, rep->validation.mismatches, f->x, f->y, f->op, f->strategy,
+		    f->expected, f->got);
+		r = 1;
+	}
+finish:
+	free(rep);
+	return r;
+}

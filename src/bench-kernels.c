@@ -1,0 +1,767 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Fill and copy kernels.  One generic row routine per store width: an
+ * unaligned head written with memcpy from a pattern buffer, an aligned body of
+ * wide stores cycling through three pattern vectors (the period of a 3-byte
+ * pixel in a 8/16/32-byte store; one vector repeats for 1, 2 and 4 bytes), and
+ * a tail from the pattern buffer again.  No kernel ever loads the destination.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pixman.h>
+#include <stdio.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define FBK_X86 1
+#else
+#define FBK_X86 0
+#endif
+
+#include "bench-kernels.h"
+#include "macro.h"
+
+static const char *const fill_names[_FBK_FILL_MAX] = {
+	[FBK_FILL_AUTO] = "auto",	  [FBK_FILL_MEMSET] = "memset",
+	[FBK_FILL_SCALAR32] = "scalar32", [FBK_FILL_STOS] = "stos",
+	[FBK_FILL_SSE2] = "sse2",	  [FBK_FILL_SSE2_NT] = "sse2-nt",
+	[FBK_FILL_AVX2] = "avx2",	  [FBK_FILL_AVX2_NT] = "avx2-nt",
+	[FBK_FILL_PIXMAN] = "pixman",	  [FBK_FILL_REFERENCE] = "reference",
+};
+
+static const char *const copy_names[_FBK_COPY_MAX] = {
+	[FBK_COPY_AUTO] = "auto",	    [FBK_COPY_MEMCPY] = "memcpy",
+	[FBK_COPY_MEMMOVE] = "memmove",	    [FBK_COPY_SCALAR32] = "scalar32",
+	[FBK_COPY_SSE2_NT] = "sse2-nt",	    [FBK_COPY_AVX2_NT] = "avx2-nt",
+	[FBK_COPY_SSE41_LOAD] = "sse41-load", [FBK_COPY_PIXMAN] = "pixman",
+	[FBK_COPY_REFERENCE] = "reference",
+};
+
+const char *fbk_fill_method_name(enum fbk_fill_method m)
+{
+	return (unsigned)m < _FBK_FILL_MAX ? fill_names[m] : "?";
+}
+
+const char *fbk_copy_method_name(enum fbk_copy_method m)
+{
+	return (unsigned)m < _FBK_COPY_MAX ? copy_names[m] : "?";
+}
+
+int fbk_fill_method_from_name(const char *name)
+{
+	for (int i = 0; i < _FBK_FILL_MAX; i++)
+		if (strcmp(fill_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+int fbk_copy_method_from_name(const char *name)
+{
+	for (int i = 0; i < _FBK_COPY_MAX; i++)
+		if (strcmp(copy_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/* ---- CPU features ---- */
+
+static bool cpu_has_avx2(void)
+{
+#if FBK_X86
+	return __builtin_cpu_supports("avx2");
+#else
+	return false;
+#endif
+}
+
+static bool cpu_has_sse41(void)
+{
+#if FBK_X86
+	return __builtin_cpu_supports("sse4.1");
+#else
+	return false;
+#endif
+}
+
+bool fbk_fill_method_cpu_ok(enum fbk_fill_method m)
+{
+	switch (m) {
+	case FBK_FILL_STOS:
+	case FBK_FILL_SSE2:
+	case FBK_FILL_SSE2_NT:
+		return FBK_X86;
+	case FBK_FILL_AVX2:
+	case FBK_FILL_AVX2_NT:
+		return cpu_has_avx2();
+	default:
+		return (unsigned)m < _FBK_FILL_MAX;
+	}
+}
+
+bool fbk_copy_method_cpu_ok(enum fbk_copy_method m)
+{
+	switch (m) {
+	case FBK_COPY_SSE2_NT:
+		return FBK_X86;
+	case FBK_COPY_AVX2_NT:
+		return cpu_has_avx2();
+	case FBK_COPY_SSE41_LOAD:
+		return cpu_has_sse41();
+	default:
+		return (unsigned)m < _FBK_COPY_MAX;
+	}
+}
+
+/* ---- cache size and the non-temporal threshold ---- */
+
+static size_t llc_bytes;
+static size_t nt_threshold;
+
+static size_t read_cache_size(const char *dir)
+{
+	char path[256], buf[64];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/size", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f)) {
+		char *end;
+		unsigned long v = strtoul(buf, &end, 10);
+
+		if (*end == 'K')
+			n = v << 10;
+		else if (*end == 'M')
+			n = v << 20;
+		else
+			n = v;
+	}
+	fclose(f);
+	return n;
+}
+
+size_t fbk_llc_bytes(void)
+{
+	if (llc_bytes)
+		return llc_bytes;
+	/* The highest level that holds data is the last-level cache. */
+	for (unsigned i = 0, best_level = 0; i < 16; i++) {
+		char dir[128], path[160], buf[32];
+		FILE *f;
+		unsigned level = 0;
+
+		snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu0/cache/index%u", i);
+		snprintf(path, sizeof(path), "%s/level", dir);
+		f = fopen(path, "re");
+		if (!f)
+			break;
+		if (fgets(buf, sizeof(buf), f))
+			level = (unsigned)strtoul(buf, NULL, 10);
+		fclose(f);
+		snprintf(path, sizeof(path), "%s/type", dir);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+		if (strncmp(buf, "Instruction", 11) == 0 || level < best_level)
+			continue;
+		size_t n = read_cache_size(dir);
+		if (n) {
+			best_level = level;
+			llc_bytes = n;
+		}
+	}
+	if (!llc_bytes)
+		llc_bytes = 8u << 20;
+	return llc_bytes;
+}
+
+size_t fbk_nt_threshold(void)
+{
+	/* Half the LLC: past that, a frame written once evicts what it needs. */
+	return nt_threshold ? nt_threshold : fbk_llc_bytes() / 2;
+}
+
+void fbk_set_nt_threshold(size_t bytes)
+{
+	nt_threshold = bytes;
+}
+
+enum fbk_fill_method fbk_fill_choose(size_t bytes, unsigned bpp)
+{
+	if (bpp < 8 || !FBK_X86)
+		return FBK_FILL_SCALAR32;
+	if (bytes >= fbk_nt_threshold())
+		return cpu_has_avx2() ? FBK_FILL_AVX2_NT : FBK_FILL_SSE2_NT;
+	if (bpp == 24)
+		return cpu_has_avx2() ? FBK_FILL_AVX2 : FBK_FILL_SSE2;
+	return FBK_FILL_STOS;
+}
+
+enum fbk_copy_method fbk_copy_choose(size_t bytes)
+{
+	if (FBK_X86 && bytes >= fbk_nt_threshold())
+		return cpu_has_avx2() ? FBK_COPY_AVX2_NT : FBK_COPY_SSE2_NT;
+	return FBK_COPY_MEMMOVE;
+}
+
+/* ---- pixels ---- */
+
+size_t fbk_row_bytes(unsigned bpp, unsigned w)
+{
+	return ((size_t)w * bpp + 7) / 8;
+}
+
+static bool bpp_valid(unsigned bpp)
+{
+	return bpp == 1 || bpp == 2 || bpp == 4 || bpp == 8 || bpp == 16 || bpp == 24 ||
+	       bpp == 32;
+}
+
+static uint32_t pixel_mask(unsigned bpp)
+{
+	return bpp >= 32 ? 0xffffffffu : (1u << bpp) - 1;
+}
+
+uint32_t fbk_get_pixel(const struct fbk_surface *s, unsigned x, unsigned y)
+{
+	const uint8_t *row = s->pixels + (size_t)y * s->stride;
+
+	if (s->bpp < 8) {
+		size_t bit = (size_t)x * s->bpp;
+		return (row[bit / 8] >> (bit % 8)) & pixel_mask(s->bpp);
+	}
+	const uint8_t *p = row + (size_t)x * (s->bpp / 8);
+	uint32_t v = 0;
+	for (unsigned i = 0; i < s->bpp / 8; i++)
+		v |= (uint32_t)p[i] << (8 * i);
+	return v;
+}
+
+void fbk_put_pixel(const struct fbk_surface *s, unsigned x, unsigned y, uint32_t pixel)
+{
+	uint8_t *row = s->pixels + (size_t)y * s->stride;
+
+	pixel &= pixel_mask(s->bpp);
+	if (s->bpp < 8) {
+		size_t bit = (size_t)x * s->bpp;
+		uint8_t m = (uint8_t)(pixel_mask(s->bpp) << (bit % 8));
+		row[bit / 8] = (uint8_t)((row[bit / 8] & ~m) | (pixel << (bit % 8)));
+		return;
+	}
+	uint8_t *p = row + (size_t)x * (s->bpp / 8);
+	for (unsigned i = 0; i < s->bpp / 8; i++)
+		p[i] = (uint8_t)(pixel >> (8 * i));
+}
+
+bool fbk_pixel_is_byte_uniform(unsigned bpp, uint32_t pixel, uint8_t *byte)
+{
+	pixel &= pixel_mask(bpp);
+	if (bpp < 8) {
+		uint8_t b = 0;
+		for (unsigned i = 0; i < 8; i += bpp)
+			b |= (uint8_t)(pixel << i);
+		*byte = b;
+		return true;
+	}
+	*byte = (uint8_t)pixel;
+	for (unsigned i = 1; i < bpp / 8; i++)
+		if ((uint8_t)(pixel >> (8 * i)) != *byte)
+			return false;
+	return true;
+}
+
+/* ---- fill rows ---- */
+
+/* The pixel repeated from byte 0 of a row; long enough for every load below. */
+#define PAT_LEN 160
+struct pattern {
+	uint8_t b[PAT_LEN];
+	unsigned period; /* bytes per pixel: 1..4 */
+};
+
+static void pattern_init(struct pattern *pat, unsigned bpp, uint32_t pixel)
+{
+	pat->period = bpp / 8;
+	for (unsigned i = 0; i < PAT_LEN; i++)
+		pat->b[i] = (uint8_t)(pixel >> (8 * (i % pat->period)));
+}
+
+/*
+ * One row of n bytes at d; V-byte stores of type VT, vectors built with LOAD
+ * from the pattern at the phase of the aligned start.  Unrolled by 6 (two
+ * periods of a 3-byte pixel).
+ */
+#define DEFINE_FILL_ROW(name, attr, VT, V, LOAD, STORE)                                  \
+	static attr void name(uint8_t *d, size_t n, const struct pattern *pat)          \
+	{                                                                                \
+		size_t h = (size_t)(-(uintptr_t)d) & (V - 1);                            \
+		unsigned P = pat->period;                                                \
+		if (n < h + 3 * V) {                                                     \
+			while (n > 96) {                                                 \
+				memcpy(d, pat->b, 96); /* 96: a multiple of 1, 2, 3, 4 */ \
+				d += 96;                                                 \
+				n -= 96;                                                 \
+			}                                                                \
+			memcpy(d, pat->b, n);                                            \
+			return;                                                          \
+		}                                                                        \
+		memcpy(d, pat->b, h);                                                    \
+		VT v0 = LOAD(pat->b + h % P);                                            \
+		VT v1 = LOAD(pat->b + (h + V) % P);                                      \
+		VT v2 = LOAD(pat->b + (h + 2 * V) % P);                                  \
+		uint8_t *p = d + h;                                                      \
+		size_t left = n - h;                                                     \
+		while (left >= 6 * V) {                                                  \
+			STORE(p, v0);                                                    \
+			STORE(p + V, v1);                                                \
+			STORE(p + 2 * V, v2);                                            \
+			STORE(p + 3 * V, v0);                                            \
+			STORE(p + 4 * V, v1);                                            \
+			STORE(p + 5 * V, v2);                                            \
+			p += 6 * V;                                                      \
+			left -= 6 * V;                                                   \
+		}                                                                        \
+		if (left >= 3 * V) {                                                     \
+			STORE(p, v0);                                                    \
+			STORE(p + V, v1);                                                \
+			STORE(p + 2 * V, v2);                                            \
+			p += 3 * V;                                                      \
+			left -= 3 * V;                                                   \
+		}                                                                        \
+		if (left >= V) {                                                         \
+			STORE(p, v0);                                                    \
+			p += V;                                                          \
+			left -= V;                                                       \
+			if (left >= V) {                                                 \
+				STORE(p, v1);                                            \
+				p += V;                                                  \
+				left -= V;                                               \
+			}                                                                \
+		}                                                                        \
+		memcpy(p, pat->b + (size_t)(p - d) % P, left);                           \
+	}
+
+static inline uint32_t load32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t load64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* volatile: fbtest's loop, one 32-bit store each, not turned into anything else */
+#define STORE32(p, v) (*(volatile uint32_t *)(void *)(p) = (v))
+#define STORE64(p, v) (*(volatile uint64_t *)(void *)(p) = (v))
+DEFINE_FILL_ROW(fill_row_scalar32, , uint32_t, 4, load32, STORE32)
+DEFINE_FILL_ROW(fill_row_u64, , uint64_t, 8, load64, STORE64)
+
+#if FBK_X86
+#define LOADU128(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define STORE128(p, v) _mm_store_si128((__m128i *)(void *)(p), (v))
+#define STREAM128(p, v) _mm_stream_si128((__m128i *)(void *)(p), (v))
+#define LOADU256(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define STORE256(p, v) _mm256_store_si256((__m256i *)(void *)(p), (v))
+#define STREAM256(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (v))
+DEFINE_FILL_ROW(fill_row_sse2, , __m128i, 16, LOADU128, STORE128)
+DEFINE_FILL_ROW(fill_row_sse2_nt, , __m128i, 16, LOADU128, STREAM128)
+DEFINE_FILL_ROW(fill_row_avx2, __attribute__((target("avx2"))), __m256i, 32, LOADU256,
+		STORE256)
+DEFINE_FILL_ROW(fill_row_avx2_nt, __attribute__((target("avx2"))), __m256i, 32, LOADU256,
+		STREAM256)
+
+/*
+ * rep stosq for 1, 2 and 4-byte pixels: the qword repeats.  3-byte pixels have
+ * no repeating qword: a 64-bit store loop (rep movsb from a pattern measured
+ * slower than AVX2 stores here, so it is not kept).
+ */
+static void fill_row_stos(uint8_t *d, size_t n, const struct pattern *pat)
+{
+	unsigned P = pat->period;
+	size_t h = (size_t)(-(uintptr_t)d) & 7;
+
+	if (P == 3 || n < h + 64) {
+		fill_row_u64(d, n, pat);
+		return;
+	}
+	memcpy(d, pat->b, h);
+	uint64_t q = load64(pat->b + h % P);
+	uint8_t *p = d + h;
+	size_t count = (n - h) / 8;
+	size_t tail = (n - h) % 8;
+
+	__asm__ volatile("rep stosq" : "+D"(p), "+c"(count) : "a"(q) : "memory");
+	memcpy(p, pat->b + (size_t)(p - d) % P, tail);
+}
+#endif
+
+typedef void (*fill_row_fn)(uint8_t *d, size_t n, const struct pattern *pat);
+
+static fill_row_fn fill_row_for(enum fbk_fill_method m)
+{
+	switch (m) {
+	case FBK_FILL_SCALAR32:
+		return fill_row_scalar32;
+#if FBK_X86
+	case FBK_FILL_STOS:
+		return fill_row_stos;
+	case FBK_FILL_SSE2:
+		return fill_row_sse2;
+	case FBK_FILL_SSE2_NT:
+		return fill_row_sse2_nt;
+	case FBK_FILL_AVX2:
+		return fill_row_avx2;
+	case FBK_FILL_AVX2_NT:
+		return fill_row_avx2_nt;
+#endif
+	default:
+		return NULL;
+	}
+}
+
+static bool method_is_nt(enum fbk_fill_method m)
+{
+	return m == FBK_FILL_SSE2_NT || m == FBK_FILL_AVX2_NT;
+}
+
+static void store_fence(void)
+{
+#if FBK_X86
+	_mm_sfence();
+#endif
+}
+
+bool fbk_fill_method_usable(enum fbk_fill_method m, const struct fbk_surface *s,
+			    uint32_t pixel)
+{
+	uint8_t byte;
+
+	if (!bpp_valid(s->bpp) || !fbk_fill_method_cpu_ok(m))
+		return false;
+	switch (m) {
+	case FBK_FILL_AUTO:
+	case FBK_FILL_REFERENCE:
+		return true;
+	case FBK_FILL_MEMSET:
+		return fbk_pixel_is_byte_uniform(s->bpp, pixel, &byte);
+	case FBK_FILL_PIXMAN:
+		return (s->bpp == 8 || s->bpp == 16 || s->bpp == 32) && s->stride % 4 == 0 &&
+		       ((uintptr_t)s->pixels & 3) == 0 && s->stride / 4 <= INT32_MAX;
+	default:
+		return s->bpp >= 8;
+	}
+}
+
+/* Sub-byte pixels: whole bytes with memset, the edge pixels one by one. */
+static void fill_subbyte(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w,
+			 unsigned h, uint32_t pixel)
+{
+	unsigned ppb = 8 / s->bpp; /* pixels per byte */
+	uint8_t byte;
+
+	fbk_pixel_is_byte_uniform(s->bpp, pixel, &byte);
+	for (unsigned r = y; r < y + h; r++) {
+		unsigned c = x, end = x + w;
+
+		while (c < end && c % ppb)
+			fbk_put_pixel(s, c++, r, pixel);
+		if (end - c >= ppb) {
+			size_t nbytes = (end - c) / ppb;
+			memset(s->pixels + (size_t)r * s->stride + c / ppb, byte, nbytes);
+			c += (unsigned)nbytes * ppb;
+		}
+		while (c < end)
+			fbk_put_pixel(s, c++, r, pixel);
+	}
+}
+
+static bool rect_inside(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w,
+			unsigned h)
+{
+	return x <= s->width && w <= s->width - x && y <= s->height && h <= s->height - y &&
+	       fbk_row_bytes(s->bpp, s->width) <= s->stride;
+}
+
+int fbk_fill(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w, unsigned h,
+	     uint32_t pixel, enum fbk_fill_method m)
+{
+	if (!bpp_valid(s->bpp) || !rect_inside(s, x, y, w, h))
+		return -EINVAL;
+	if (!fbk_fill_method_usable(m, s, pixel))
+		return -ENOTSUP;
+	if (w == 0 || h == 0)
+		return 0;
+	pixel &= pixel_mask(s->bpp);
+	if (m == FBK_FILL_AUTO)
+		m = fbk_fill_choose(fbk_row_bytes(s->bpp, w) * h, s->bpp);
+
+	if (m == FBK_FILL_REFERENCE) {
+		for (unsigned r = y; r < y + h; r++)
+			for (unsigned c = x; c < x + w; c++)
+				fbk_put_pixel(s, c, r, pixel);
+		return 0;
+	}
+	if (s->bpp < 8) {
+		fill_subbyte(s, x, y, w, h, pixel);
+		return 0;
+	}
+
+	unsigned Bpp = s->bpp / 8;
+	size_t n = (size_t)w * Bpp;
+	uint8_t *row = s->pixels + (size_t)y * s->stride + (size_t)x * Bpp;
+
+	if (m == FBK_FILL_MEMSET) {
+		if (s->stride == n) {
+			memset(row, (int)(pixel & 0xff), n * h);
+			return 0;
+		}
+		for (unsigned r = 0; r < h; r++, row += s->stride)
+			memset(row, (int)(pixel & 0xff), n);
+		return 0;
+	}
+	if (m == FBK_FILL_PIXMAN) {
+		if (!pixman_fill((uint32_t *)(void *)s->pixels, (int)(s->stride / 4), (int)s->bpp,
+				 (int)x, (int)y, (int)w, (int)h, pixel))
+			return -ENOTSUP;
+		return 0;
+	}
+
+	fill_row_fn fn = fill_row_for(m);
+	struct pattern pat;
+
+	if (!fn)
+		return -ENOTSUP;
+	pattern_init(&pat, s->bpp, pixel);
+	/* Contiguous rows are one long row: the pattern continues, 96 % Bpp == 0. */
+	if (s->stride == n) {
+		fn(row, n * h, &pat);
+	} else {
+		for (unsigned r = 0; r < h; r++, row += s->stride)
+			fn(row, n, &pat);
+	}
+	if (method_is_nt(m))
+		store_fence();
+	return 0;
+}
+
+/* ---- copy rows ---- */
+
+/* Copy n bytes forward; callers guarantee d <= s or no overlap. */
+typedef void (*copy_row_fn)(uint8_t *d, const uint8_t *s, size_t n);
+
+static void copy_row_scalar32(uint8_t *d, const uint8_t *s, size_t n)
+{
+	size_t h = (size_t)(-(uintptr_t)d) & 3;
+
+	if (n < h + 4) {
+		memmove(d, s, n);
+		return;
+	}
+	memmove(d, s, h);
+	d += h;
+	s += h;
+	n -= h;
+	for (; n >= 4; n -= 4, d += 4, s += 4) {
+		uint32_t v;
+		memcpy(&v, s, 4);
+		STORE32(d, v);
+	}
+	memmove(d, s, n);
+}
+
+#if FBK_X86
+/* Four loads, then four stores: safe for a forward copy with d < s overlapping. */
+#define DEFINE_COPY_ROW(name, attr, VT, V, LOAD, STORE)                                  \
+	static attr void name(uint8_t *d, const uint8_t *s, size_t n)                    \
+	{                                                                                \
+		size_t h = (size_t)(-(uintptr_t)d) & (V - 1);                            \
+		if (n < h + 4 * V) {                                                     \
+			memmove(d, s, n);                                                \
+			return;                                                          \
+		}                                                                        \
+		memmove(d, s, h);                                                        \
+		d += h;                                                                  \
+		s += h;                                                                  \
+		n -= h;                                                                  \
+		for (; n >= 4 * V; n -= 4 * V, d += 4 * V, s += 4 * V) {                 \
+			VT a = LOAD(s), b = LOAD(s + V), c = LOAD(s + 2 * V),            \
+			   e = LOAD(s + 3 * V);                                          \
+			STORE(d, a);                                                     \
+			STORE(d + V, b);                                                 \
+			STORE(d + 2 * V, c);                                             \
+			STORE(d + 3 * V, e);                                             \
+		}                                                                        \
+		memmove(d, s, n);                                                        \
+	}
+
+DEFINE_COPY_ROW(copy_row_sse2_nt, , __m128i, 16, LOADU128, STREAM128)
+DEFINE_COPY_ROW(copy_row_avx2_nt, __attribute__((target("avx2"))), __m256i, 32, LOADU256,
+		STREAM256)
+
+/* movntdqa needs an aligned source: align s, store unaligned. */
+__attribute__((target("sse4.1"))) static void copy_row_sse41_load(uint8_t *d,
+								   const uint8_t *s, size_t n)
+{
+	size_t h = (size_t)(-(uintptr_t)s) & 15;
+
+	if (n < h + 64) {
+		memmove(d, s, n);
+		return;
+	}
+	memmove(d, s, h);
+	d += h;
+	s += h;
+	n -= h;
+	for (; n >= 64; n -= 64, d += 64, s += 64) {
+		__m128i a = _mm_stream_load_si128((__m128i *)(void *)s);
+		__m128i b = _mm_stream_load_si128((__m128i *)(void *)(s + 16));
+		__m128i c = _mm_stream_load_si128((__m128i *)(void *)(s + 32));
+		__m128i e = _mm_stream_load_si128((__m128i *)(void *)(s + 48));
+		_mm_storeu_si128((__m128i *)(void *)d, a);
+		_mm_storeu_si128((__m128i *)(void *)(d + 16), b);
+		_mm_storeu_si128((__m128i *)(void *)(d + 32), c);
+		_mm_storeu_si128((__m128i *)(void *)(d + 48), e);
+	}
+	memmove(d, s, n);
+}
+#endif
+
+static void copy_row_memcpy(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (d + n <= s || s + n <= d)
+		memcpy(d, s, n);
+	else
+		memmove(d, s, n);
+}
+
+static void copy_row_memmove(uint8_t *d, const uint8_t *s, size_t n)
+{
+	memmove(d, s, n);
+}
+
+static copy_row_fn copy_row_for(enum fbk_copy_method m)
+{
+	switch (m) {
+	case FBK_COPY_MEMCPY:
+		return copy_row_memcpy;
+	case FBK_COPY_MEMMOVE:
+		return copy_row_memmove;
+	case FBK_COPY_SCALAR32:
+		return copy_row_scalar32;
+#if FBK_X86
+	case FBK_COPY_SSE2_NT:
+		return copy_row_sse2_nt;
+	case FBK_COPY_AVX2_NT:
+		return copy_row_avx2_nt;
+	case FBK_COPY_SSE41_LOAD:
+		return copy_row_sse41_load;
+#endif
+	default:
+		return NULL;
+	}
+}
+
+bool fbk_copy_method_usable(enum fbk_copy_method m, const struct fbk_surface *dst,
+			    const struct fbk_surface *src)
+{
+	if (!bpp_valid(dst->bpp) || dst->bpp != src->bpp || !fbk_copy_method_cpu_ok(m))
+		return false;
+	/* pixman_blt's SSE2 and MMX paths refuse 8 bpp; the general one has none */
+	if (m == FBK_COPY_PIXMAN)
+		return (dst->bpp == 16 || dst->bpp == 32) &&
+		       dst->stride % 4 == 0 && src->stride % 4 == 0 &&
+		       ((uintptr_t)dst->pixels & 3) == 0 && ((uintptr_t)src->pixels & 3) == 0;
+	return true;
+}
+
+static void copy_reference(const struct fbk_surface *dst, unsigned dx, unsigned dy,
+			   const struct fbk_surface *src, unsigned sx, unsigned sy, unsigned w,
+			   unsigned h)
+{
+	/* Through a temporary row set would be simplest; walk in a safe order. */
+	bool backward = dst->pixels + (size_t)dy * dst->stride + fbk_row_bytes(dst->bpp, dx) >
+			src->pixels + (size_t)sy * src->stride + fbk_row_bytes(src->bpp, sx);
+
+	for (unsigned i = 0; i < h; i++) {
+		unsigned r = backward ? h - 1 - i : i;
+		for (unsigned j = 0; j < w; j++) {
+			unsigned c = backward ? w - 1 - j : j;
+			fbk_put_pixel(dst, dx + c, dy + r, fbk_get_pixel(src, sx + c, sy + r));
+		}
+	}
+}
+
+int fbk_copy(const struct fbk_surface *dst, unsigned dx, unsigned dy,
+	     const struct fbk_surface *src, unsigned sx, unsigned sy, unsigned w,
+	     unsigned h, enum fbk_copy_method m)
+{
+	if (!bpp_valid(dst->bpp) || !rect_inside(dst, dx, dy, w, h) ||
+	    !rect_inside(src, sx, sy, w, h))
+		return -EINVAL;
+	if (!fbk_copy_method_usable(m, dst, src))
+		return -ENOTSUP;
+	if (w == 0 || h == 0)
+		return 0;
+	if (m == FBK_COPY_AUTO)
+		m = fbk_copy_choose(fbk_row_bytes(dst->bpp, w) * h);
+	/* Sub-byte pixels not starting on a byte, or ending inside one: exact path. */
+	if (m == FBK_COPY_REFERENCE ||
+	    (dst->bpp < 8 && ((dx * dst->bpp) % 8 || (sx * dst->bpp) % 8 ||
+			      (w * dst->bpp) % 8))) {
+		copy_reference(dst, dx, dy, src, sx, sy, w, h);
+		return 0;
+	}
+
+	size_t n = fbk_row_bytes(dst->bpp, w);
+	uint8_t *d = dst->pixels + (size_t)dy * dst->stride + fbk_row_bytes(dst->bpp, dx);
+	const uint8_t *s = src->pixels + (size_t)sy * src->stride + fbk_row_bytes(src->bpp, sx);
+
+	if (m == FBK_COPY_PIXMAN) {
+		/* pixman_blt walks rows top to bottom: only safe when d is not below s. */
+		if (dst->pixels == src->pixels && d > s && d < s + (size_t)h * src->stride)
+			return -ENOTSUP;
+		if (!pixman_blt((uint32_t *)(void *)src->pixels, (uint32_t *)(void *)dst->pixels,
+				(int)(src->stride / 4), (int)(dst->stride / 4), (int)src->bpp,
+				(int)dst->bpp, (int)sx, (int)sy, (int)dx, (int)dy, (int)w,
+				(int)h))
+			return -ENOTSUP;
+		return 0;
+	}
+
+	copy_row_fn fn = copy_row_for(m);
+	if (!fn)
+		return -ENOTSUP;
+
+	/* Whole contiguous rows on both sides: one long row. */
+	if (dst->stride == n && src->stride == n) {
+		n *= h;
+		h = 1;
+	}
+	/* Rows bottom-up when the destination lies after the source. */
+	bool backward = d > s;
+	for (unsigned i = 0; i < h; i++) {
+		unsigned r = backward ? h - 1 - i : i;
+		uint8_t *dr = d + (size_t)r * dst->stride;
+		const uint8_t *sr = s + (size_t)r * src->stride;
+
+		if (dr > sr && dr < sr + n)
+			memmove(dr, sr, n); /* only a backward copy is safe */
+		else
+			fn(dr, sr, n);
+	}
+	if (m == FBK_COPY_SSE2_NT || m == FBK_COPY_AVX2_NT)
+		store_fence();
+	return 0;
+}

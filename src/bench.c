@@ -1,0 +1,625 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The bench core: operations × strategies on a described buffer and on a RAM
+ * buffer of the same geometry, timing, and the run that validates and
+ * restores.  Nothing here opens a device (bench-device.c); the checks and
+ * save/restore are in bench-check.c.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "log.h"
+
+/* ---- operations and strategies ---- */
+
+enum op_kind { OP_FILL, OP_UPLOAD, OP_READBACK, OP_COPY, OP_RECT16, OP_RECT128 };
+
+enum strat_kind {
+	ST_FILL,  /* an fbk fill method */
+	ST_COPY,  /* an fbk copy method */
+	ST_WRITE, /* write(2)/pwrite of whole frames to the node */
+	ST_READ,  /* read(2)/pread of whole frames from the node */
+};
+
+struct strategy {
+	const char *name;
+	enum strat_kind kind;
+	int method;
+	bool quick; /* the one strategy --quick runs */
+	bool subbyte; /* usable below 8 bpp */
+};
+
+struct opdef {
+	const char *name;
+	enum op_kind kind;
+	const struct strategy *strategies;
+	bool validate;
+};
+
+#define FILL_STRATEGIES(quick_auto)                                                      \
+	{ "memset", ST_FILL, FBK_FILL_MEMSET, false, true },                            \
+	{ "scalar32", ST_FILL, FBK_FILL_SCALAR32 },                                   \
+	{ "stos", ST_FILL, FBK_FILL_STOS },                                           \
+	{ "sse2", ST_FILL, FBK_FILL_SSE2 },                                           \
+	{ "avx2", ST_FILL, FBK_FILL_AVX2 },                                           \
+	{ "sse2-nt", ST_FILL, FBK_FILL_SSE2_NT },                                     \
+	{ "avx2-nt", ST_FILL, FBK_FILL_AVX2_NT },                                     \
+	{ "pixman", ST_FILL, FBK_FILL_PIXMAN },                                       \
+	{ "auto", ST_FILL, FBK_FILL_AUTO, quick_auto, true }
+
+static const struct strategy fill_strategies[] = {
+	FILL_STRATEGIES(true),
+	{ "write", ST_WRITE, 0, false, true },
+	{},
+};
+static const struct strategy rect_strategies[] = {
+	{ "scalar32", ST_FILL, FBK_FILL_SCALAR32 },
+	{ "stos", ST_FILL, FBK_FILL_STOS },
+	{ "avx2", ST_FILL, FBK_FILL_AVX2 },
+	{ "pixman", ST_FILL, FBK_FILL_PIXMAN },
+	{ "auto", ST_FILL, FBK_FILL_AUTO, true, true },
+	{},
+};
+static const struct strategy upload_strategies[] = {
+	{ "memcpy", ST_COPY, FBK_COPY_MEMCPY, true, true },
+	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, false, true },
+	{ "sse2-nt", ST_COPY, FBK_COPY_SSE2_NT, false, true },
+	{ "avx2-nt", ST_COPY, FBK_COPY_AVX2_NT, false, true },
+	{ "pixman", ST_COPY, FBK_COPY_PIXMAN },
+	{ "write", ST_WRITE, 0, false, true },
+	{},
+};
+static const struct strategy readback_strategies[] = {
+	{ "memcpy", ST_COPY, FBK_COPY_MEMCPY, true, true },
+	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, false, true },
+	{ "sse41-load", ST_COPY, FBK_COPY_SSE41_LOAD, false, true },
+	{ "pixman", ST_COPY, FBK_COPY_PIXMAN },
+	{ "read", ST_READ, 0, false, true },
+	{},
+};
+static const struct strategy copy_strategies[] = {
+	{ "memmove", ST_COPY, FBK_COPY_MEMMOVE, true, true },
+	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, false, true },
+	{ "sse2-nt", ST_COPY, FBK_COPY_SSE2_NT, false, true },
+	{ "avx2-nt", ST_COPY, FBK_COPY_AVX2_NT, false, true },
+	{ "pixman", ST_COPY, FBK_COPY_PIXMAN },
+	{ "write", ST_WRITE, 0, false, true },
+	{},
+};
+
+static const struct opdef ops[] = {
+	{ "fill", OP_FILL, fill_strategies, true },
+	{ "upload", OP_UPLOAD, upload_strategies, true },
+	{ "readback", OP_READBACK, readback_strategies, false },
+	{ "copy", OP_COPY, copy_strategies, true },
+	{ "rect16", OP_RECT16, rect_strategies, false },
+	{ "rect128", OP_RECT128, rect_strategies, false },
+};
+
+#define RECTS_PER_RUN 64
+#define SCROLL_ROWS 16
+#define MAX_RUNS 200
+
+struct run_ctx {
+	struct fb_bench_dev *dev;
+	const struct fb_bench_opts *opts;
+	struct fbk_surface ram;	   /* the RAM baseline */
+	struct fbk_surface img;	   /* upload source; padding = the saved padding */
+	struct fbk_surface stage;  /* the filled frame written by "write" */
+	struct fbk_surface rb;	   /* readback destination */
+	struct fbk_surface expect; /* img scrolled, for copy validation */
+	uint8_t *scratch;	   /* for the "write" copy: rows read back */
+	uint32_t fill_px, memset_px;
+	uint32_t rng;
+	bool can_fsync;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint32_t next_random(uint32_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 17;
+	*s ^= *s << 5;
+	return *s;
+}
+
+static bool strategy_wanted(const struct fb_bench_opts *o, const struct strategy *st)
+{
+	if (!o->strategies)
+		return true;
+	for (char **s = o->strategies; *s; s++)
+		if (strcmp(*s, st->name) == 0)
+			return true;
+	return false;
+}
+
+static bool strategy_applies(const struct run_ctx *c, const struct opdef *op,
+			     const struct strategy *st)
+{
+	const struct fb_bench_dev *dev = c->dev;
+	const struct fbk_surface *s = &dev->vis;
+
+	if (!strategy_wanted(c->opts, st))
+		return false;
+	if (c->opts->quick) {
+		/* one pass per op: the simplest strategy, or read/write without a map */
+		if (dev->use_rw ? st->kind < ST_WRITE : !st->quick)
+			return false;
+	} else if (st->kind == ST_FILL && st->method == FBK_FILL_AUTO && s->bpp >= 8) {
+		return false; /* auto is one of the others here; shown where it is alone */
+	}
+	if (s->bpp < 8 && !st->subbyte)
+		return false;
+	if (st->kind == ST_WRITE || st->kind == ST_READ)
+		return dev->fd >= 0;
+	if (dev->use_rw)
+		return false;
+	if (op->kind == OP_RECT16 || op->kind == OP_RECT128) {
+		unsigned side = op->kind == OP_RECT16 ? 16 : 128;
+		if (s->width < side || s->height < side)
+			return false;
+	}
+	if (op->kind == OP_COPY && s->height <= SCROLL_ROWS)
+		return false;
+	if (st->kind == ST_FILL) {
+		uint32_t px = st->method == FBK_FILL_MEMSET ? c->memset_px : c->fill_px;
+		return fbk_fill_method_usable(st->method, s, px);
+	}
+	if (op->kind == OP_READBACK)
+		return fbk_copy_method_usable(st->method, &c->rb, s);
+	return fbk_copy_method_usable(st->method, s, op->kind == OP_COPY ? s : &c->img);
+}
+
+/* One run of op with st on the device (on_fb) or on the RAM buffer. */
+struct once_args {
+	struct run_ctx *c;
+	const struct opdef *op;
+	const struct strategy *st;
+	bool on_fb;
+	double seconds; /* out: the operation */
+	double flush;	/* out: fsync after it; < 0 none */
+	double bytes;	/* out */
+};
+
+static int do_write(struct run_ctx *c, const struct opdef *op, bool on_fb,
+		    const struct fbk_surface *t)
+{
+	const struct fb_bench_dev *dev = c->dev;
+	size_t len = fb_bench_frame_bytes(dev);
+	size_t scroll = (size_t)SCROLL_ROWS * dev->vis.stride;
+
+	if (op->kind == OP_COPY) {
+		/* What a client of write(2) must do to scroll: read, then write. */
+		if (!on_fb) {
+			memmove(t->pixels, t->pixels + scroll, len - scroll);
+			return 0;
+		}
+		int r = fb_bench_rw_all(dev->fd, c->scratch, len - scroll,
+			       dev->vis_offset + (off_t)scroll, false);
+		if (r < 0)
+			return r;
+		return fb_bench_rw_all(dev->fd, c->scratch, len - scroll, dev->vis_offset, true);
+	}
+	const struct fbk_surface *src = op->kind == OP_FILL ? &c->stage : &c->img;
+	if (!on_fb) {
+		memcpy(t->pixels, src->pixels, len); /* the RAM baseline of write(2) */
+		return 0;
+	}
+	return fb_bench_rw_all(dev->fd, src->pixels, len, dev->vis_offset, true);
+}
+
+static int op_body(struct once_args *a, const struct fbk_surface *t)
+{
+	struct run_ctx *c = a->c;
+	const struct strategy *st = a->st;
+	const struct fbk_surface *s = t;
+	unsigned w = s->width, h = s->height;
+	size_t row = fbk_row_bytes(s->bpp, w);
+
+	switch (a->op->kind) {
+	case OP_FILL:
+		a->bytes = (double)row * h;
+		if (st->kind == ST_WRITE)
+			return do_write(c, a->op, a->on_fb, t);
+		return fbk_fill(t, 0, 0, w, h,
+				st->method == FBK_FILL_MEMSET ? c->memset_px : c->fill_px,
+				st->method);
+	case OP_UPLOAD:
+		a->bytes = (double)row * h;
+		if (st->kind == ST_WRITE)
+			return do_write(c, a->op, a->on_fb, t);
+		return fbk_copy(t, 0, 0, &c->img, 0, 0, w, h, st->method);
+	case OP_READBACK:
+		a->bytes = (double)row * h;
+		if (st->kind == ST_READ) {
+			if (!a->on_fb) {
+				memcpy(c->rb.pixels, t->pixels, fb_bench_frame_bytes(c->dev));
+				return 0;
+			}
+			return fb_bench_rw_all(c->dev->fd, c->rb.pixels, fb_bench_frame_bytes(c->dev),
+				      c->dev->vis_offset, false);
+		}
+		return fbk_copy(&c->rb, 0, 0, t, 0, 0, w, h, st->method);
+	case OP_COPY:
+		a->bytes = (double)row * (h - SCROLL_ROWS);
+		if (st->kind == ST_WRITE)
+			return do_write(c, a->op, a->on_fb, t);
+		return fbk_copy(t, 0, 0, t, 0, SCROLL_ROWS, w, h - SCROLL_ROWS, st->method);
+	case OP_RECT16:
+	case OP_RECT128: {
+		unsigned side = a->op->kind == OP_RECT16 ? 16 : 128;
+		a->bytes = (double)fbk_row_bytes(s->bpp, side) * side * RECTS_PER_RUN;
+		for (unsigned i = 0; i < RECTS_PER_RUN; i++) {
+			unsigned x = next_random(&c->rng) % (w - side + 1);
+			unsigned y = next_random(&c->rng) % (h - side + 1);
+			int r = fbk_fill(t, x, y, side, side, c->fill_px ^ i, st->method);
+			if (r < 0)
+				return r;
+		}
+		return 0;
+	}
+	}
+	return -EINVAL;
+}
+
+static bool op_writes(const struct opdef *op)
+{
+	return op->kind != OP_READBACK;
+}
+
+static int op_once_guarded(void *arg)
+{
+	struct once_args *a = arg;
+	const struct fbk_surface *t = a->on_fb ? &a->c->dev->vis : &a->c->ram;
+	double t0 = now();
+	int r = op_body(a, t);
+
+	a->seconds = now() - t0;
+	return r;
+}
+
+static int op_once(struct once_args *a)
+{
+	struct run_ctx *c = a->c;
+	int r = fb_bench_guarded(op_once_guarded, a);
+
+	a->flush = -1;
+	if (r < 0 || !a->on_fb)
+		return r;
+	if (c->dev->use_rw && a->st->kind <= ST_COPY)
+		return -ENOTSUP; /* not reached: strategy_applies() */
+	if (op_writes(a->op) && c->can_fsync && c->dev->fd >= 0) {
+		double t0 = now();
+		if (fsync(c->dev->fd) < 0) {
+			if (errno == EINVAL || errno == EROFS)
+				c->can_fsync = false; /* no deferred I/O: nothing to flush */
+			else
+				return -errno;
+		} else {
+			a->flush = now() - t0;
+		}
+	}
+	return 0;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+static double median_of(double *v, unsigned n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The last 5 runs within 2% of each other: the number is stable. */
+static bool settled(const double *v, unsigned n)
+{
+	double lo, hi;
+
+	if (n < 5)
+		return false;
+	lo = hi = v[n - 1];
+	for (unsigned i = n - 5; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	return lo > 0 && (hi - lo) / lo < 0.02;
+}
+
+static int measure(struct run_ctx *c, const struct opdef *op, const struct strategy *st,
+		   bool on_fb, double budget, struct fb_bench_stat *stat, double *flush_med,
+		   double *bytes)
+{
+	double rates[MAX_RUNS], flushes[MAX_RUNS];
+	unsigned n = 0, nf = 0;
+	struct once_args a = { c, op, st, on_fb };
+	int r;
+
+	if (!c->opts->quick) {
+		r = op_once(&a); /* warm-up */
+		if (r < 0)
+			return r;
+	}
+	double start = now();
+	for (;;) {
+		if (fb_bench_stop)
+			return -EINTR;
+		r = op_once(&a);
+		if (r < 0)
+			return r;
+		rates[n++] = a.seconds > 0 ? a.bytes / a.seconds : 0;
+		if (a.flush >= 0)
+			flushes[nf++] = a.flush;
+		if (c->opts->quick || n == MAX_RUNS || settled(rates, n) ||
+		    now() - start >= budget)
+			break;
+	}
+	*bytes = a.bytes;
+	double lo = rates[0], hi = rates[0];
+	for (unsigned i = 0; i < n; i++) {
+		lo = rates[i] < lo ? rates[i] : lo;
+		hi = rates[i] > hi ? rates[i] : hi;
+	}
+	*stat = (struct fb_bench_stat){ median_of(rates, n), lo, hi, n };
+	*flush_med = nf ? median_of(flushes, nf) : -1;
+	return 0;
+}
+
+static bool device_present(const struct fb_bench_dev *dev)
+{
+	return !dev->syspath || access(dev->syspath, F_OK) == 0 || errno != ENOENT;
+}
+
+/* Put the device in a known state: the image, by the simplest path. */
+static int load_image(struct run_ctx *c)
+{
+	const struct opdef up = { "upload", OP_UPLOAD, NULL, false };
+	const struct strategy st = c->dev->use_rw
+					   ? (struct strategy){ "write", ST_WRITE, 0 }
+					   : (struct strategy){ "memcpy", ST_COPY, FBK_COPY_MEMCPY };
+	struct once_args a = { c, &up, &st, true };
+
+	return op_once(&a);
+}
+
+static int validate(struct run_ctx *c, const struct opdef *op, const struct strategy *st,
+		    struct fb_bench_validation *v)
+{
+	uint64_t before = v->mismatches;
+	int r = 0;
+
+	switch (op->kind) {
+	case OP_FILL: {
+		uint32_t px = st->method == FBK_FILL_MEMSET && st->kind == ST_FILL ? c->memset_px
+										    : c->fill_px;
+		r = fb_bench_compare(c->dev, NULL, px, op->name, st->name, v);
+		break;
+	}
+	case OP_UPLOAD:
+		r = fb_bench_compare(c->dev, &c->img, 0, op->name, st->name, v);
+		break;
+	case OP_COPY: {
+		struct once_args a = { c, op, st, true };
+		r = load_image(c);
+		if (r >= 0)
+			r = op_once(&a);
+		if (r >= 0)
+			r = fb_bench_compare(c->dev, &c->expect, 0, op->name, st->name, v);
+		break;
+	}
+	default:
+		return -1;
+	}
+	if (r < 0)
+		return r;
+	return v->mismatches == before;
+}
+
+static void *alloc_frame(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void free_frame(void *p, size_t len)
+{
+	if (p)
+		munmap(p, len);
+}
+
+static int setup(struct run_ctx *c, const struct fb_bench_saved *saved)
+{
+	struct fb_bench_dev *dev = c->dev;
+	size_t len = fb_bench_frame_bytes(dev);
+	struct fbk_surface base = dev->vis;
+	struct fbk_surface *frames[] = { &c->ram, &c->img, &c->stage, &c->rb, &c->expect };
+
+	c->fill_px = fb_bench_fill_pixel(dev);
+	c->memset_px = 0x5a5a5a5au & (dev->vis.bpp >= 32 ? 0xffffffffu : (1u << dev->vis.bpp) - 1);
+	c->rng = 0x2545f491u;
+	c->can_fsync = !dev->is_ram && dev->fd >= 0;
+	for (size_t i = 0; i < ARRAY_SIZE(frames); i++) {
+		*frames[i] = base;
+		frames[i]->pixels = alloc_frame(len);
+		if (!frames[i]->pixels)
+			return -ENOMEM;
+		/* The padding of what "write" sends is the device's own. */
+		memcpy(frames[i]->pixels, saved->contents, len);
+	}
+	c->scratch = alloc_frame(len);
+	if (!c->scratch)
+		return -ENOMEM;
+
+	/* A pseudo-random image, random bytes in every visible row; the kernels
+	 * (tested against the reference) build the rest: --quick must be quick. */
+	uint32_t s = 0x9e3779b9u;
+	size_t row = fbk_row_bytes(base.bpp, base.width);
+	for (unsigned y = 0; y < base.height; y++) {
+		uint8_t *p = c->img.pixels + (size_t)y * base.stride;
+		for (size_t i = 0; i < row; i += 4) {
+			uint32_t v = next_random(&s);
+			memcpy(p + i, &v, row - i < 4 ? row - i : 4);
+		}
+	}
+	fbk_fill(&c->stage, 0, 0, base.width, base.height, c->fill_px, FBK_FILL_AUTO);
+	memcpy(c->expect.pixels, c->img.pixels, len);
+	if (base.height > SCROLL_ROWS)
+		fbk_copy(&c->expect, 0, 0, &c->expect, 0, SCROLL_ROWS, base.width,
+			 base.height - SCROLL_ROWS, FBK_COPY_MEMMOVE);
+	return 0;
+}
+
+static void teardown(struct run_ctx *c)
+{
+	size_t len = fb_bench_frame_bytes(c->dev);
+
+	free_frame(c->ram.pixels, len);
+	free_frame(c->img.pixels, len);
+	free_frame(c->stage.pixels, len);
+	free_frame(c->rb.pixels, len);
+	free_frame(c->expect.pixels, len);
+	free_frame(c->scratch, len);
+}
+
+static unsigned count_measurements(struct run_ctx *c)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
+		for (const struct strategy *st = ops[i].strategies; st->name; st++)
+			n += strategy_applies(c, &ops[i], st);
+	return n;
+}
+
+static void mark_best(struct fb_bench_report *rep)
+{
+	for (size_t i = 0; i < rep->n_results; i++) {
+		struct fb_bench_result *best = NULL;
+		for (size_t j = 0; j < rep->n_results; j++) {
+			struct fb_bench_result *r = &rep->results[j];
+			if (strcmp(r->op, rep->results[i].op) == 0 &&
+			    (!best || r->fb.median > best->fb.median))
+				best = r;
+		}
+		if (best)
+			best->best = true;
+	}
+}
+
+static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
+{
+	struct fb_bench_dev *dev = c->dev;
+	unsigned total = count_measurements(c), done = 0;
+	double budget = c->opts->duration / (2.0 * (total ? total : 1));
+	int r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+		const struct opdef *op = &ops[i];
+		for (const struct strategy *st = op->strategies; st->name; st++) {
+			if (!strategy_applies(c, op, st))
+				continue;
+			if (rep->n_results == FB_BENCH_MAX_RESULTS)
+				return 0;
+			struct fb_bench_result *res = &rep->results[rep->n_results];
+			*res = (struct fb_bench_result){ .op = op->name, .strategy = st->name,
+							 .verified = -1 };
+			if (c->opts->progress)
+				fprintf(stderr, "\r%s: [%u/%u] %s %s...\033[K", dev->name, ++done,
+					total, op->name, st->name);
+			/* Uploads and copies start from the image; fills overwrite it. */
+			if (op->kind == OP_COPY || op->kind == OP_READBACK) {
+				r = load_image(c);
+				if (r < 0)
+					return r;
+			}
+			r = measure(c, op, st, true, budget, &res->fb, &res->flush_seconds,
+				    &res->bytes_per_op);
+			if (r == -ENOTSUP) {
+				/* a library that refuses this case at run time: not a row */
+				DBG("%s: %s %s refused at run time; skipped", dev->name, op->name,
+				    st->name);
+				continue;
+			}
+			if (r < 0)
+				return r;
+			if (!device_present(dev))
+				return -ENODEV;
+			double no_flush; /* RAM is never flushed */
+			r = measure(c, op, st, false, budget, &res->ram, &no_flush,
+				    &res->bytes_per_op);
+			if (r < 0)
+				return r;
+			res->have_ram = true;
+			if (op->validate) {
+				r = validate(c, op, st, &rep->validation);
+				if (r < 0)
+					return r;
+				res->verified = r;
+			}
+			unsigned side = op->kind == OP_RECT16 ? 16 : op->kind == OP_RECT128 ? 128 : 0;
+			res->ops_per_run = side ? RECTS_PER_RUN : 1;
+			res->frames_per_op = side ? 0 : 1;
+			res->pixels_per_op = side ? (double)side * side * RECTS_PER_RUN
+					    : op->kind == OP_COPY
+						    ? (double)dev->vis.width *
+							      (dev->vis.height - SCROLL_ROWS)
+						    : (double)dev->vis.width * dev->vis.height;
+			rep->n_results++;
+			if (!device_present(dev))
+				return -ENODEV;
+		}
+	}
+	return 0;
+}
+
+int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
+		 struct fb_bench_report *rep)
+{
+	struct fb_bench_saved saved;
+	struct run_ctx c = { .dev = dev, .opts = opts };
+	int r, rr;
+
+	*rep = (struct fb_bench_report){ .validation.passed = true };
+	if (dev->vis.stride < fbk_row_bytes(dev->vis.bpp, dev->vis.width) || !dev->vis.height)
+		return -EINVAL;
+	r = fb_bench_save(dev, &saved);
+	if (r < 0) {
+		rep->device_removed = r == -ENODEV;
+		return r;
+	}
+	r = setup(&c, &saved);
+	if (r >= 0)
+		r = run_ops(&c, rep);
+	if (opts->progress)
+		fprintf(stderr, "\r\033[K");
+	/* Every exit path comes through here: put the screen back. */
+	rr = fb_bench_restore(dev, &saved);
+	rep->restored = rr >= 0;
+	rep->device_removed = r == -ENODEV || rr == -ENODEV;
+	if (rr < 0 && r >= 0)
+		r = rr;
+	mark_best(rep);
+	teardown(&c);
+	fb_bench_saved_free(&saved);
+	return r;
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * fbclassctl bench: operations, strategies, timing, validation, save/restore.
+ *
+ * The core works on a described buffer (struct fb_bench_dev): a mapped
+ * framebuffer, or, in the tests, an anonymous mapping or a memfd standing in
+ * for one.  Opening and mapping a real device is fb_bench_device_open().
+ */
+
+#include <linux/fb.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "bench-kernels.h"
+#include "fbclass.h"
+#include "fbinfo_ioctl.h"
+
+struct fb_bench_dev {
+	const char *name;	 /* "fb0", for messages */
+	const char *syspath;	 /* checked after each operation; NULL: not checked */
+	struct fbk_surface vis;	 /* the visible area: stride line_length, xres×yres */
+	off_t vis_offset;	 /* of vis.pixels from the start of the node */
+	struct fb_var_screeninfo var; /* colour fields for the expected pixels */
+	uint32_t visual;
+	struct fb_pixel_format fmt;
+	int fd;	     /* node: write/read strategies, fsync, ioctls; -1 for RAM */
+	bool use_rw; /* mmap refused: vis.pixels is a RAM shadow, pread/pwrite */
+	bool is_ram; /* the baseline: no fsync, no node */
+};
+
+/* Everything a run may change, to be put back. */
+struct fb_bench_saved {
+	uint8_t *contents; /* stride × yres bytes from vis.pixels */
+	size_t len;
+	bool have_hw;
+	struct fb_var_screeninfo var;
+	struct fb_cmap_copy cmap;
+};
+
+struct fb_bench_opts {
+	double duration; /* seconds per device for the timing loops */
+	bool quick;	 /* validate only: single passes */
+	char **strategies; /* NULL-terminated filter; NULL: all */
+	bool progress;	 /* progress lines on stderr */
+};
+
+struct fb_bench_stat {
+	double median, min, max; /* bytes per second */
+	unsigned runs;
+};
+
+struct fb_bench_result {
+	const char *op;
+	const char *strategy;
+	struct fb_bench_stat fb, ram;
+	bool have_ram;
+	double bytes_per_op;  /* bytes one run moves */
+	double pixels_per_op;
+	double frames_per_op; /* 1 for whole-frame ops, 0 for rects */
+	double ops_per_run;   /* rectangles per run, 1 otherwise */
+	double flush_seconds; /* median fsync time after a write run; < 0: not flushed */
+	int verified;	      /* 1 passed, 0 failed, -1 not validated */
+	bool best;	      /* highest FB median of its op */
+};
+
+struct fb_bench_mismatch {
+	unsigned x, y;
+	uint32_t expected, got;
+	const char *op, *strategy;
+};
+
+struct fb_bench_validation {
+	bool passed;
+	uint64_t mismatches;
+	uint64_t bytes_checked;
+	bool have_first;
+	struct fb_bench_mismatch first;
+};
+
+#define FB_BENCH_MAX_RESULTS 64
+struct fb_bench_report {
+	struct fb_bench_result results[FB_BENCH_MAX_RESULTS];
+	size_t n_results;
+	struct fb_bench_validation validation;
+	bool restored;
+	bool device_removed;
+};
+
+/* Set by the SIGINT/SIGTERM handler (the signal number); loops stop at the
+ * next check and the run returns -EINTR. */
+extern volatile sig_atomic_t fb_bench_stop;
+void fb_bench_install_signals(void);
+void fb_bench_restore_signals(void);
+
+/* Run fn(arg) with SIGBUS on a mapping turned into -ENODEV. */
+int fb_bench_guarded(int (*fn)(void *arg), void *arg);
+
+/* The pixel the fill writes for the format, and the bits that must read back. */
+uint32_t fb_bench_fill_pixel(const struct fb_bench_dev *dev);
+uint32_t fb_bench_compare_mask(const struct fb_bench_dev *dev);
+
+/* Compare the visible area of dev with want (same geometry; its padding is
+ * ignored), or with the constant pixel when want is NULL.  Counts into v. */
+int fb_bench_compare(const struct fb_bench_dev *dev, const struct fbk_surface *want,
+		     uint32_t pixel, const char *op, const char *strategy,
+		     struct fb_bench_validation *v);
+
+/* stride × yres: the bytes of the visible rows, padding included. */
+size_t fb_bench_frame_bytes(const struct fb_bench_dev *dev);
+/* pread/pwrite all of len at off, retrying short transfers; 0 or -errno. */
+int fb_bench_rw_all(int fd, void *buf, size_t len, off_t off, bool write_it);
+
+int fb_bench_save(const struct fb_bench_dev *dev, struct fb_bench_saved *saved);
+/* Put contents, var and cmap back; frees nothing. */
+int fb_bench_restore(const struct fb_bench_dev *dev, const struct fb_bench_saved *saved);
+void fb_bench_saved_free(struct fb_bench_saved *saved);
+
+/*
+ * Every op × strategy on dev and on a RAM buffer of the same geometry,
+ * validating after fill, upload and copy.  Saves first and restores on every
+ * path.  Returns 0 (see report->validation), -EINTR (stopped by a signal),
+ * -ENODEV (device removed) or another -errno.
+ */
+int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
+		 struct fb_bench_report *report);
+
+/* A mapped device: the mapping and what to unmap. */
+struct fb_bench_mapping {
+	void *map;
+	size_t map_len;
+	uint8_t *shadow; /* pread/pwrite mode */
+	struct fb_hwinfo hw;
+	bool via_private;
+};
+
+/* Open the node read-write, query, check the geometry, map (or fall back to
+ * pread/pwrite, saying so).  Fills dev.  -errno with a message logged. */
+int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
+			 struct fb_bench_dev *dev, struct fb_bench_mapping *m);
+void fb_bench_device_close(struct fb_bench_dev *dev, struct fb_bench_mapping *m);
+
+/* fbcon draws its text and cursor into a framebuffer it owns.  As X and
+ * fbtest do, put the current VT (DIR/tty0) in KD_GRAPHICS for the run.
+ * 1 switched, 0 nothing to do (no VT, not in text mode), -errno (warned). */
+struct fb_bench_console {
+	int fd;
+	int mode;
+};
+int fb_bench_console_quiet(const char *devdir, struct fb_bench_console *con);
+/* Back to the saved mode; fbcon then repaints its text. */
+void fb_bench_console_restore(struct fb_bench_console *con);
+
+/*
+ * For coldplug/daemon --validate: a quick validation of one device.
+ * 0 passed, 1 validation failed (logged), -errno on error (logged;
+ * -ENODEV when the device went away).
+ */
+int fbclassctl_bench_quick(const struct fb_device *fbdev, const char *devdir);

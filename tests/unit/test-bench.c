@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The bench core on RAM "devices": anonymous mappings and memfds stand in for
+ * a mapped framebuffer.  Validation, mismatch reporting, save/restore on every
+ * path, the stop flag and device loss (SIGBUS from a truncated memfd).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                 \
+	do {                                                                             \
+		if (!(cond)) {                                                           \
+			fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, \
+				#cond);                                                  \
+			fprintf(stderr, __VA_ARGS__);                                    \
+			fputc('\n', stderr);                                             \
+			failures++;                                                      \
+		}                                                                        \
+	} while (0)
+
+struct fmt {
+	const char *name;
+	unsigned bpp;
+	enum fb_pixel_kind kind;
+	unsigned r_off, r_len, g_off, g_len, b_off, b_len, t_off, t_len;
+};
+
+static const struct fmt fmts[] = {
+	{ "C1", 1, FB_PIXEL_INDEXED },
+	{ "C2", 2, FB_PIXEL_INDEXED },
+	{ "C4", 4, FB_PIXEL_INDEXED },
+	{ "C8", 8, FB_PIXEL_INDEXED },
+	{ "R8", 8, FB_PIXEL_GRAY },
+	{ "XRGB1555", 15, FB_PIXEL_RGB, 10, 5, 5, 5, 0, 5 },
+	{ "RGB565", 16, FB_PIXEL_RGB, 11, 5, 5, 6, 0, 5 },
+	{ "RGB888", 24, FB_PIXEL_RGB, 16, 8, 8, 8, 0, 8 },
+	{ "XRGB8888", 32, FB_PIXEL_RGB, 16, 8, 8, 8, 0, 8 },
+	{ "ARGB8888", 32, FB_PIXEL_RGB, 16, 8, 8, 8, 0, 8, 24, 8 },
+};
+
+/* A RAM device over mem: width × height, stride with padding. */
+static struct fb_bench_dev ram_dev(const struct fmt *f, uint8_t *mem, unsigned width,
+				   unsigned height, size_t stride)
+{
+	struct fb_bench_dev d = {
+		.name = "ram0",
+		.vis = { mem, stride, width, height, f->bpp == 15 ? 16 : f->bpp },
+		.fd = -1,
+	};
+	d.var.bits_per_pixel = f->bpp;
+	d.var.xres = d.var.xres_virtual = width;
+	d.var.yres = d.var.yres_virtual = height;
+	d.var.red = (struct fb_bitfield){ f->r_off, f->r_len, 0 };
+	d.var.green = (struct fb_bitfield){ f->g_off, f->g_len, 0 };
+	d.var.blue = (struct fb_bitfield){ f->b_off, f->b_len, 0 };
+	d.var.transp = (struct fb_bitfield){ f->t_off, f->t_len, 0 };
+	d.fmt.kind = f->kind;
+	d.fmt.bpp = f->bpp;
+	snprintf(d.fmt.name, sizeof(d.fmt.name), "%s", f->name);
+	return d;
+}
+
+static void randomize(uint8_t *p, size_t n, uint32_t seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		p[i] = (uint8_t)(seed >> 16);
+	}
+}
+
+static void test_pixels(void)
+{
+	uint8_t mem[64];
+	struct fb_bench_dev d = ram_dev(&fmts[6], mem, 4, 4, 16);
+
+	CHECK(fb_bench_fill_pixel(&d) == ((0x12u >> 3) << 11 | (0x34u >> 2) << 5 | 0x56u >> 3),
+	      "RGB565 fill pixel 0x%x", fb_bench_fill_pixel(&d));
+	CHECK(fb_bench_compare_mask(&d) == 0xffff, "RGB565 mask");
+	d = ram_dev(&fmts[8], mem, 4, 4, 16);
+	CHECK(fb_bench_fill_pixel(&d) == 0x123456, "XRGB8888 fill pixel");
+	CHECK(fb_bench_compare_mask(&d) == 0xffffff, "XRGB8888 ignores X");
+	d = ram_dev(&fmts[9], mem, 4, 4, 16);
+	CHECK(fb_bench_fill_pixel(&d) == 0xff123456, "ARGB8888 opaque");
+	d = ram_dev(&fmts[5], mem, 4, 4, 16);
+	CHECK(fb_bench_compare_mask(&d) == 0x7fff, "XRGB1555 ignores bit 15");
+	d = ram_dev(&fmts[2], mem, 4, 4, 16);
+	CHECK(fb_bench_fill_pixel(&d) == 5, "C4 index");
+}
+
+static void test_mismatch(void)
+{
+	const unsigned w = 21, h = 9;
+	const size_t stride = w * 4 + 12;
+	uint8_t *mem = calloc(h, stride);
+	struct fb_bench_dev d = ram_dev(&fmts[8], mem, w, h, stride);
+	struct fb_bench_validation v = { .passed = true };
+
+	fbk_fill(&d.vis, 0, 0, w, h, 0x123456, FBK_FILL_REFERENCE);
+	mem[stride - 1] = 0xee;			       /* padding: not compared */
+	mem[2 * stride + 4 * 7 + 3] = 0x77;	       /* X byte of 7,2: masked out */
+	fbk_put_pixel(&d.vis, 5, 3, 0x123457);	       /* a real mismatch */
+	fbk_put_pixel(&d.vis, 20, 8, 0x000000);	       /* and another */
+	CHECK(fb_bench_compare(&d, NULL, 0x123456, "fill", "test", &v) == 0, "compare ran");
+	CHECK(!v.passed, "mismatch detected");
+	CHECK(v.mismatches == 2, "2 mismatches, got %llu", (unsigned long long)v.mismatches);
+	CHECK(v.have_first && v.first.x == 5 && v.first.y == 3, "first at 5,3: %u,%u",
+	      v.first.x, v.first.y);
+	CHECK(v.first.expected == 0x123456 && v.first.got == 0x123457, "values 0x%x 0x%x",
+	      v.first.expected, v.first.got);
+	CHECK(v.bytes_checked == (uint64_t)w * 4 * h, "bytes checked %llu",
+	      (unsigned long long)v.bytes_checked);
+	free(mem);
+}
+
+/* Run on a RAM device; everything must be byte-identical afterwards. */
+static void run_and_check_restored(const struct fmt *f, unsigned w, unsigned h, size_t pad,
+				   bool quick, int expect_rc)
+{
+	size_t stride = fbk_row_bytes(f->bpp == 15 ? 16 : f->bpp, w) + pad;
+	size_t len = stride * h;
+	uint8_t *mem = malloc(len), *before = malloc(len);
+	struct fb_bench_dev d = ram_dev(f, mem, w, h, stride);
+	struct fb_bench_opts o = { .duration = 0.05, .quick = quick };
+	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
+
+	randomize(mem, len, w * 31 + h);
+	memcpy(before, mem, len);
+	int rc = fb_bench_run(&d, &o, rep);
+	CHECK(rc == expect_rc, "%s %ux%u pad %zu quick %d: rc %d", f->name, w, h, pad, quick,
+	      rc);
+	CHECK(rep->restored, "%s: restored", f->name);
+	CHECK(memcmp(mem, before, len) == 0, "%s %ux%u: contents restored byte for byte",
+	      f->name, w, h);
+	if (expect_rc == 0) {
+		CHECK(rep->validation.passed, "%s %ux%u pad %zu: validation: %llu mismatches, "
+		      "first %s/%s at %u,%u want 0x%x got 0x%x",
+		      f->name, w, h, pad, (unsigned long long)rep->validation.mismatches,
+		      rep->validation.first.op, rep->validation.first.strategy,
+		      rep->validation.first.x, rep->validation.first.y,
+		      rep->validation.first.expected, rep->validation.first.got);
+		CHECK(rep->validation.bytes_checked > 0, "%s: bytes checked", f->name);
+		CHECK(rep->n_results >= 4, "%s: %zu results", f->name, rep->n_results);
+		bool has_fill = false, has_best = false;
+		for (size_t i = 0; i < rep->n_results; i++) {
+			const struct fb_bench_result *r = &rep->results[i];
+			has_fill |= strcmp(r->op, "fill") == 0 && r->verified == 1;
+			has_best |= r->best;
+			CHECK(r->fb.median > 0 && r->have_ram && r->ram.median > 0,
+			      "%s %s/%s measured", f->name, r->op, r->strategy);
+			CHECK(!quick || r->fb.runs == 1, "quick: one run");
+		}
+		CHECK(has_fill && has_best, "%s: a verified fill and a best", f->name);
+	}
+	free(rep);
+	free(mem);
+	free(before);
+}
+
+static void test_formats(void)
+{
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		run_and_check_restored(&fmts[i], 37, 23, 5, true, 0);
+		run_and_check_restored(&fmts[i], 1366 / 8, 20, 0, true, 0);
+	}
+	/* The full timing loop once per kernel width. */
+	run_and_check_restored(&fmts[6], 200, 150, 8, false, 0);
+	run_and_check_restored(&fmts[7], 1366 / 4, 40, 2, false, 0);
+	run_and_check_restored(&fmts[8], 320, 200, 0, false, 0);
+}
+
+static void test_stop_flag(void)
+{
+	fb_bench_stop = SIGINT;
+	run_and_check_restored(&fmts[8], 64, 48, 0, false, -EINTR);
+	fb_bench_stop = 0;
+}
+
+static void test_strategy_filter(void)
+{
+	char *only[] = { "memmove", "memcpy", NULL };
+	uint8_t *mem = calloc(32, 256);
+	struct fb_bench_dev d = ram_dev(&fmts[8], mem, 64, 32, 256);
+	struct fb_bench_opts o = { .duration = 0.02, .strategies = only };
+	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
+
+	CHECK(fb_bench_run(&d, &o, rep) == 0, "filtered run");
+	for (size_t i = 0; i < rep->n_results; i++)
+		CHECK(strcmp(rep->results[i].strategy, "memmove") == 0 ||
+			      strcmp(rep->results[i].strategy, "memcpy") == 0,
+		      "only the listed strategies: %s", rep->results[i].strategy);
+	CHECK(rep->n_results == 3, "upload, readback, copy: %zu", rep->n_results);
+	free(rep);
+	free(mem);
+}
+
+/* Rows 0 and 1 are the same page: what a broken driver's aliasing looks like. */
+static void test_validation_fails(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int fd = memfd_create("fb-alias", MFD_CLOEXEC);
+	uint8_t *base;
+
+	CHECK(fd >= 0 && ftruncate(fd, (off_t)(2 * page)) == 0, "memfd");
+	base = mmap(NULL, 3 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	mmap(base, page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+	mmap(base + page, page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+	mmap(base + 2 * page, page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+	     (off_t)page);
+
+	struct fb_bench_dev d = ram_dev(&fmts[8], base, (unsigned)(page / 4), 3, page);
+	struct fb_bench_opts o = { .quick = true };
+	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
+
+	CHECK(fb_bench_run(&d, &o, rep) == 0, "run completes");
+	CHECK(!rep->validation.passed, "aliased rows fail validation");
+	CHECK(rep->validation.mismatches > 0 && rep->validation.have_first,
+	      "mismatches counted and the first reported");
+	CHECK(rep->validation.first.y == 0, "first mismatch in row 0: %u",
+	      rep->validation.first.y);
+	CHECK(strcmp(rep->validation.first.op, "upload") == 0, "after upload: %s",
+	      rep->validation.first.op);
+	munmap(base, 3 * page);
+	close(fd);
+	free(rep);
+}
+
+/* A truncated memfd raises SIGBUS on access, as a vanished device does. */
+static void test_device_loss(void)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = 8 * page;
+	int fd = memfd_create("fb-gone", MFD_CLOEXEC);
+	uint8_t *map;
+
+	CHECK(fd >= 0 && ftruncate(fd, (off_t)len) == 0, "memfd");
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHECK(map != MAP_FAILED, "map");
+	CHECK(ftruncate(fd, 0) == 0, "truncate");
+
+	struct fb_bench_dev d = ram_dev(&fmts[8], map, 256, 32, 1024);
+	struct fb_bench_opts o = { .quick = true };
+	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
+
+	fb_bench_install_signals();
+	CHECK(fb_bench_run(&d, &o, rep) == -ENODEV, "SIGBUS becomes -ENODEV");
+	CHECK(rep->device_removed && !rep->restored, "removed, not restored");
+	fb_bench_restore_signals();
+
+	/* The sysfs entry gone: the run stops after the first operation and restores. */
+	CHECK(ftruncate(fd, (off_t)len) == 0, "grow back");
+	d.syspath = "/nonexistent/sys/class/graphics/fb9";
+	CHECK(fb_bench_run(&d, &o, rep) == -ENODEV, "sysfs entry gone");
+	CHECK(rep->device_removed && rep->restored, "removed; memory still there: restored");
+	munmap(map, len);
+	close(fd);
+	free(rep);
+}
+
+int main(void)
+{
+	test_pixels();
+	test_mismatch();
+	test_formats();
+	test_stop_flag();
+	test_strategy_filter();
+	test_validation_fails();
+	test_device_loss();
+	if (failures) {
+		fprintf(stderr, "%d failures\n", failures);
+		return EXIT_FAILURE;
+	}
+	printf("ok - bench core\n");
+	return EXIT_SUCCESS;
+}

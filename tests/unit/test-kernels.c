@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Fill and copy kernels against the one-pixel-at-a-time reference: every bpp,
+ * odd widths, odd strides, misaligned bases.  The whole buffer is compared, so
+ * a store into row padding, outside the rectangle or past the end is caught.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench-kernels.h"
+
+#define ARRAY_SIZE_T(a) (sizeof(a) / sizeof((a)[0]))
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                 \
+	do {                                                                             \
+		if (!(cond)) {                                                           \
+			fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, \
+				#cond);                                                  \
+			fprintf(stderr, __VA_ARGS__);                                    \
+			fputc('\n', stderr);                                             \
+			if (++failures > 20)                                             \
+				exit(EXIT_FAILURE);                                      \
+		}                                                                        \
+	} while (0)
+
+#define GUARD 64
+
+static uint32_t rng = 0x9e3779b9u;
+static uint32_t next_random(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 17;
+	rng ^= rng << 5;
+	return rng;
+}
+
+static void randomize(uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = (uint8_t)next_random();
+}
+
+static const unsigned bpps[] = { 1, 2, 4, 8, 16, 24, 32 };
+static const unsigned widths[] = { 1, 2, 3, 5, 17, 31, 33, 64, 97, 257, 1366 };
+static const unsigned pads[] = { 0, 1, 3, 8, 61 };
+static const unsigned bases[] = { 0, 1, 4, 13, 32 };
+
+/* Compare two buffers; print the first differing byte. */
+static bool same(const uint8_t *got, const uint8_t *want, size_t n, const char *what)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (got[i] != want[i]) {
+			CHECK(false, "%s: byte %zu: got 0x%02x, want 0x%02x", what, i, got[i],
+			      want[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void test_pixels(void)
+{
+	uint8_t buf[16] = { 0 };
+	struct fbk_surface s = { .pixels = buf, .stride = 16, .width = 4, .height = 1 };
+
+	s.bpp = 24;
+	fbk_put_pixel(&s, 1, 0, 0x123456);
+	CHECK(buf[3] == 0x56 && buf[4] == 0x34 && buf[5] == 0x12, "24 bpp little-endian");
+	CHECK(fbk_get_pixel(&s, 1, 0) == 0x123456, "24 bpp read back");
+	s.bpp = 2;
+	memset(buf, 0, sizeof(buf));
+	fbk_put_pixel(&s, 1, 0, 3);
+	CHECK(buf[0] == 0x0c, "2 bpp: pixel 1 in bits 2-3, got 0x%02x", buf[0]);
+
+	uint8_t b;
+	CHECK(fbk_pixel_is_byte_uniform(32, 0x00123456, &b) == false, "32 bpp not uniform");
+	CHECK(fbk_pixel_is_byte_uniform(16, 0xabab, &b) && b == 0xab, "16 bpp uniform");
+	CHECK(fbk_pixel_is_byte_uniform(4, 0x5, &b) && b == 0x55, "4 bpp replicated");
+	CHECK(fbk_pixel_is_byte_uniform(1, 1, &b) && b == 0xff, "1 bpp replicated");
+}
+
+static void test_fill_one(unsigned bpp, unsigned width, unsigned pad, unsigned base,
+			  enum fbk_fill_method m, uint32_t pixel)
+{
+	unsigned height = 3;
+	size_t stride = fbk_row_bytes(bpp, width) + pad;
+	size_t size = stride * height + 2 * GUARD + 64;
+	uint8_t *got = malloc(size), *want = malloc(size);
+	struct fbk_surface sg = { got + GUARD + base, stride, width, height, bpp };
+	struct fbk_surface sw = { want + GUARD + base, stride, width, height, bpp };
+	/* The whole surface, and an inner rectangle with odd edges. */
+	unsigned rects[2][4] = { { 0, 0, width, height },
+				 { width > 2 ? 1 : 0, 1, width > 2 ? width - 2 : width, 1 } };
+
+	for (unsigned i = 0; i < 2; i++) {
+		unsigned *r = rects[i];
+		randomize(got, size);
+		memcpy(want, got, size);
+		if (!fbk_fill_method_usable(m, &sg, pixel)) {
+			CHECK(fbk_fill(&sg, r[0], r[1], r[2], r[3], pixel, m) == -ENOTSUP,
+			      "%s refused", fbk_fill_method_name(m));
+			break;
+		}
+		CHECK(fbk_fill(&sw, r[0], r[1], r[2], r[3], pixel, FBK_FILL_REFERENCE) == 0,
+		      "reference");
+		int rc = fbk_fill(&sg, r[0], r[1], r[2], r[3], pixel, m);
+		char what[160];
+		snprintf(what, sizeof(what),
+			 "fill %s bpp %u width %u pad %u base %u rect %u,%u %ux%u pixel 0x%x",
+			 fbk_fill_method_name(m), bpp, width, pad, base, r[0], r[1], r[2], r[3],
+			 pixel);
+		CHECK(rc == 0, "%s: rc %d", what, rc);
+		same(got, want, size, what);
+	}
+	free(got);
+	free(want);
+}
+
+static void test_fill(void)
+{
+	const uint32_t pixels[] = { 0x123456, 0xf81f, 0x00123456, 0, 0xffffffff, 0xa5a5a5a5 };
+
+	for (size_t b = 0; b < ARRAY_SIZE_T(bpps); b++)
+		for (size_t w = 0; w < ARRAY_SIZE_T(widths); w++)
+			for (size_t p = 0; p < ARRAY_SIZE_T(pads); p++)
+				for (size_t o = 0; o < ARRAY_SIZE_T(bases); o++)
+					for (int m = 0; m < _FBK_FILL_MAX; m++) {
+						if (!fbk_fill_method_cpu_ok(m))
+							continue;
+						for (size_t c = 0; c < ARRAY_SIZE_T(pixels); c++)
+							test_fill_one(bpps[b], widths[w], pads[p],
+								      bases[o], m, pixels[c]);
+					}
+}
+
+static void test_fill_large(void)
+{
+	/* Long contiguous rows (stride == row bytes) take the one-long-row path. */
+	for (size_t b = 3; b < ARRAY_SIZE_T(bpps); b++)
+		for (int m = 0; m < _FBK_FILL_MAX; m++)
+			if (fbk_fill_method_cpu_ok(m))
+				test_fill_one(bpps[b], 1920, 0, 0, m, 0x00123456);
+}
+
+static void test_copy_one(unsigned bpp, unsigned width, unsigned pad, unsigned base,
+			  enum fbk_copy_method m)
+{
+	unsigned height = 20;
+	size_t stride = fbk_row_bytes(bpp, width) + pad;
+	size_t size = stride * height + 2 * GUARD + 64;
+	uint8_t *got = malloc(size), *want = malloc(size), *src = malloc(size);
+	struct fbk_surface sg = { got + GUARD + base, stride, width, height, bpp };
+	struct fbk_surface sw = { want + GUARD + base, stride, width, height, bpp };
+	struct fbk_surface ss = { src + GUARD + (base + 3) % 32, stride, width, height, bpp };
+	char what[160];
+
+	/* Upload: another buffer, another alignment. */
+	randomize(src, size);
+	randomize(got, size);
+	memcpy(want, got, size);
+	if (fbk_copy_method_usable(m, &sg, &ss)) {
+		fbk_copy(&sw, 0, 0, &ss, 0, 0, width, height, FBK_COPY_REFERENCE);
+		int rc = fbk_copy(&sg, 0, 0, &ss, 0, 0, width, height, m);
+		snprintf(what, sizeof(what), "upload %s bpp %u width %u pad %u base %u",
+			 fbk_copy_method_name(m), bpp, width, pad, base);
+		CHECK(rc == 0, "%s: rc %d", what, rc);
+		same(got, want, size, what);
+	}
+
+	/* Scrolls in place: up 16 rows as fbcon does, down 3, and sideways. */
+	const int moves[][2] = { { 0, -16 }, { 0, 3 }, { 1, 0 }, { -2, 1 } };
+	for (size_t i = 0; i < ARRAY_SIZE_T(moves); i++) {
+		int mx = moves[i][0], my = moves[i][1];
+		unsigned w = width - (unsigned)abs(mx), h = height - (unsigned)abs(my);
+		unsigned sx = mx < 0 ? (unsigned)-mx : 0, sy = my < 0 ? (unsigned)-my : 0;
+		unsigned dx = mx > 0 ? (unsigned)mx : 0, dy = my > 0 ? (unsigned)my : 0;
+
+		if ((unsigned)abs(mx) >= width)
+			continue;
+		randomize(got, size);
+		memcpy(want, got, size);
+		snprintf(what, sizeof(what), "scroll %d,%d %s bpp %u width %u pad %u base %u",
+			 mx, my, fbk_copy_method_name(m), bpp, width, pad, base);
+		if (!fbk_copy_method_usable(m, &sg, &sg))
+			break;
+		fbk_copy(&sw, dx, dy, &sw, sx, sy, w, h, FBK_COPY_REFERENCE);
+		int rc = fbk_copy(&sg, dx, dy, &sg, sx, sy, w, h, m);
+		if (rc == -ENOTSUP && m == FBK_COPY_PIXMAN)
+			continue; /* pixman_blt cannot scroll down; it says so */
+		CHECK(rc == 0, "%s: rc %d", what, rc);
+		same(got, want, size, what);
+	}
+	free(got);
+	free(want);
+	free(src);
+}
+
+static void test_copy(void)
+{
+	for (size_t b = 0; b < ARRAY_SIZE_T(bpps); b++)
+		for (size_t w = 0; w < ARRAY_SIZE_T(widths); w++)
+			for (size_t p = 0; p < ARRAY_SIZE_T(pads); p++)
+				for (size_t o = 0; o < ARRAY_SIZE_T(bases); o += 2)
+					for (int m = 0; m < _FBK_COPY_MAX; m++)
+						if (fbk_copy_method_cpu_ok(m))
+							test_copy_one(bpps[b], widths[w],
+								      pads[p], bases[o], m);
+}
+
+static void test_reject(void)
+{
+	uint8_t buf[64];
+	struct fbk_surface s = { buf, 16, 4, 4, 32 };
+
+	CHECK(fbk_fill(&s, 1, 0, 4, 1, 0, FBK_FILL_AUTO) == -EINVAL, "rect past the right edge");
+	CHECK(fbk_fill(&s, 0, 4, 1, 1, 0, FBK_FILL_AUTO) == -EINVAL, "rect past the bottom");
+	s.bpp = 12;
+	CHECK(fbk_fill(&s, 0, 0, 1, 1, 0, FBK_FILL_AUTO) == -EINVAL, "bpp 12");
+	s.bpp = 32;
+	CHECK(fbk_fill(&s, 0, 0, 1, 1, 0x123456, FBK_FILL_MEMSET) == -ENOTSUP,
+	      "memset of a non-uniform pixel");
+	s.stride = 12;
+	CHECK(fbk_fill(&s, 0, 0, 1, 1, 0, FBK_FILL_AUTO) == -EINVAL, "stride < row");
+	CHECK(fbk_fill_method_from_name("avx2-nt") == FBK_FILL_AVX2_NT, "name lookup");
+	CHECK(fbk_copy_method_from_name("nope") == -1, "unknown name");
+	CHECK(fbk_llc_bytes() >= 4096, "LLC size %zu", fbk_llc_bytes());
+}
+
+int main(void)
+{
+	test_pixels();
+	test_reject();
+	test_fill();
+	test_fill_large();
+	/* The AUTO choice flips at the threshold: run both sides of it. */
+	fbk_set_nt_threshold(1);
+	test_fill_large();
+	test_copy();
+	fbk_set_nt_threshold(0);
+	test_copy();
+	if (failures) {
+		fprintf(stderr, "%d failures\n", failures);
+		return EXIT_FAILURE;
+	}
+	printf("ok - kernels match the reference\n");
+	return EXIT_SUCCESS;
+}

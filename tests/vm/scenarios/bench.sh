@@ -1,0 +1,123 @@
+# fbclassctl bench on real drivers: bochs-drm at 32 bpp and vfb at 8, 16,
+# 24 (1366 wide, padded stride) and 32 bpp validate and leave /dev/fbN
+# byte-identical; SIGINT mid-run exits 130 restored; unbinding the driver
+# mid-run exits 1 with "device removed during benchmark" and no oops.
+# shellcheck shell=sh disable=SC2034
+QEMU_VGA=std
+KCMDLINE=""
+MODULES="bochs vfb"
+
+fb_md5() {
+	md5sum "/dev/$1" | cut -d' ' -f1
+}
+
+# bench_round NAME FB ARGS...: quick and timed runs validate; contents kept.
+bench_round() {
+	_name=$1
+	_fb=$2
+	shift 2
+	# something on the screen that is not what bench draws
+	dd if=/dev/urandom of="/dev/$_fb" bs=4096 count=64 2>/dev/null
+	_before=$(fb_md5 "$_fb")
+	_t0=$(cut -d' ' -f1 /proc/uptime)
+	t_check "$_name: bench --quick validates" fbclassctl bench --quick "$@" "$_fb"
+	t_diag "$_name: --quick took $(awk -v a="$_t0" '{ printf "%.2f", $1 - a }' /proc/uptime) s (qemu)"
+	t_is "$(fb_md5 "$_fb")" "$_before" "$_name: /dev/$_fb identical after --quick"
+	fbclassctl bench -d 1 -J "$@" "$_fb" >/tmp/bench.json 2>/tmp/bench.err
+	_rc=$?
+	t_is "$_rc" 0 "$_name: bench -d 1 -J exits 0"
+	if [ "$_rc" != 0 ]; then
+		t_diag_stdin </tmp/bench.err
+		jq -c '.framebuffers[0].validation' /tmp/bench.json | t_diag_stdin
+	fi
+	t_is "$(jq -r '.framebuffers[0].validation.passed' /tmp/bench.json)" true \
+		"$_name: validation passed"
+	t_is "$(jq -r '.framebuffers[0].restored' /tmp/bench.json)" true "$_name: restored"
+	t_is "$(jq -r '[.framebuffers[0].results[] | select(.verified == false)] | length' \
+		/tmp/bench.json)" 0 "$_name: no strategy failed its validation"
+	t_check "$_name: warned that it draws on the screen" \
+		grep -q "draws on the visible screen" /tmp/bench.err
+	t_is "$(fb_md5 "$_fb")" "$_before" "$_name: /dev/$_fb identical after the timed run"
+	# best FB/RAM ratio per op, for the issue note
+	jq -r '.framebuffers[0] | .name + " " + .format + ": " +
+		([.results | group_by(.op)[] | max_by(.ratio) |
+		  "\(.op) \(.strategy) \(.ratio * 100 | floor / 100)"] | join(", "))' \
+		/tmp/bench.json | t_diag_stdin
+}
+
+vfb_load() {
+	t_check "vfb $*: modprobe" modprobe vfb vfb_enable=1 "$@"
+	t_check "vfb $*: fb1 appears" sysfs_wait /sys/devices/platform/vfb.0/graphics/fb1 10
+	fb_mknod fb1
+}
+
+vfb_unload() {
+	t_check "rmmod vfb" rmmod vfb
+	t_check "fb1 is gone" sysfs_gone /sys/class/graphics/fb1 10
+}
+
+scenario() {
+	t_check "modprobe bochs" modprobe bochs
+	t_check "bochs fb0 appears" sysfs_wait /sys/class/graphics/fb0 10
+	fb_mknod fb0
+	t_is "$(fb_list_field fb0 bpp)" 32 "bochs: 32 bpp"
+
+	# fbcon owns fb0 and blinks its cursor into it: bench puts the VT in
+	# KD_GRAPHICS for the run, so its validation holds (fbcon repaints after)
+	mknod /dev/tty0 c 4 0
+	fbclassctl bench -d 1 -J fb0 >/tmp/bench.json 2>/tmp/bench.err
+	t_is "$?" 0 "bochs with fbcon bound: bench exits 0"
+	t_is "$(jq -r '.framebuffers[0].validation.passed' /tmp/bench.json)" true \
+		"bochs with fbcon bound: validation passed (KD_GRAPHICS)"
+	jq -c '.framebuffers[0].validation' /tmp/bench.json | t_diag_stdin
+
+	# byte-identical checks need nobody else drawing: unbind fbcon
+	for _v in /sys/class/vtconsole/vtcon*; do
+		grep -q "frame buffer" "$_v/name" && echo 0 >"$_v/bind"
+	done
+	bench_round "bochs 32bpp" fb0
+
+	vfb_load videomemorysize=4194304 mode_option=640x480-8@60
+	bench_round "vfb 8bpp" fb1
+	vfb_unload
+	vfb_load videomemorysize=4194304 mode_option=1024x768-16@60
+	bench_round "vfb 16bpp" fb1
+	vfb_unload
+	vfb_load videomemorysize=4194304 mode_option=1366x768-24@60
+	t_is "$(fb_list_field fb1 res)" 1366x768 "vfb 24bpp: 1366x768"
+	t_is "$(fb_list_field fb1 stride)" 4100 "vfb 24bpp: stride padded to 4100"
+	bench_round "vfb 24bpp 1366" fb1
+	vfb_unload
+	vfb_load videomemorysize=4194304 mode_option=1024x768-32@60
+	bench_round "vfb 32bpp" fb1
+	t_run "vfb 32bpp: the human table" fbclassctl bench -d 1 fb1
+
+	# SIGINT two seconds into a 20 s run: 130, and the screen put back
+	_before=$(fb_md5 fb1)
+	fbclassctl bench -d 20 fb1 >/dev/null 2>/tmp/int.err &
+	_pid=$!
+	sleep 2
+	kill -INT "$_pid"
+	wait "$_pid"
+	t_is "$?" 130 "SIGINT: exit 130"
+	t_is "$(fb_md5 fb1)" "$_before" "SIGINT: /dev/fb1 identical"
+	fbclassctl bench -d 20 fb1 >/dev/null 2>/tmp/term.err &
+	_pid=$!
+	sleep 2
+	kill -TERM "$_pid"
+	wait "$_pid"
+	t_is "$?" 143 "SIGTERM: exit 143"
+	t_is "$(fb_md5 fb1)" "$_before" "SIGTERM: /dev/fb1 identical"
+
+	# the driver unbound under a running bench: exit 1 and the message
+	fbclassctl bench -d 20 fb1 >/dev/null 2>/tmp/unbind.err &
+	_pid=$!
+	sleep 2
+	t_check "unbind vfb.0 mid-run" sh -c 'echo vfb.0 >/sys/bus/platform/drivers/vfb/unbind'
+	wait "$_pid"
+	t_is "$?" 1 "unbind: exit 1"
+	t_check "unbind: device removed during benchmark" \
+		grep -q "fb1: device removed during benchmark" /tmp/unbind.err
+	t_diag_stdin </tmp/unbind.err
+	t_check "fb1 is gone after unbind" sysfs_gone /sys/class/graphics/fb1 10
+}
