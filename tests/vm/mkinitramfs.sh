@@ -3,7 +3,7 @@
 #   busybox-static, /init, the scenario, fbclassctl ($FBCLASSCTL, if it
 #   exists) and fbset and jq with the libraries ldd names, and the modules
 #   the scenario lists in MODULES (with their dependencies) plus
-#   $VM_MODULES_ALWAYS.  Needs KROOT and KVER (from kernel.sh).
+#   $VM_MODULES_ALWAYS, and the out-of-tree modules EXTRA_KO names.  Needs KROOT and KVER (from kernel.sh).
 set -eu
 
 out=$1
@@ -72,6 +72,15 @@ for m in $modules; do
 		*) cp "$path" "$stage/$rel" ;;
 		esac
 	done <<<"$deps"
+done
+# Out-of-tree modules built on the host (EXTRA_KO="/path/a.ko ..." in the
+# scenario or the environment), under extra/ so modprobe finds them.
+# shellcheck disable=SC1090
+extra_ko=$(EXTRA_KO=${EXTRA_KO:-}; . "$scenario"; echo "$EXTRA_KO")
+for ko in $extra_ko; do
+	[ -f "$ko" ] || die "EXTRA_KO: no $ko"
+	mkdir -p "$stage/$mdir/extra"
+	cp "$ko" "$stage/$mdir/extra/"
 done
 cp "$KROOT/$mdir"/modules.{order,builtin,builtin.modinfo} "$stage/$mdir/"
 depmod -b "$stage" "$KVER"
