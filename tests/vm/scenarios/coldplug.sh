@@ -14,7 +14,7 @@ node_line() { stat -c '%F %t:%T %u:%g %a' "/dev/$1" 2>&1; }
 # (Not the whole ls -liR: the kernel updates /dev/console's mtime when the
 # TAP lines are written, which made the comparison flaky.)
 snapshot() {
-	{ ls -1a /dev; ls -lid --full-time /dev/fb /dev/fb*; ls -liR --full-time /dev/fb; } >"$1" 2>&1
+	{ ls -1a /dev; ls -lid --full-time /dev/fb*; ls -liR --full-time /dev/fb; } >"$1" 2>&1
 }
 
 scenario() {
