@@ -12,6 +12,7 @@
 static const struct fb_cmd *const commands[] = {
 	&fb_cmd_list,
 	&fb_cmd_info,
+	&fb_cmd_holders,
 };
 
 static void usage(FILE *out)
