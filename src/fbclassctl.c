@@ -13,6 +13,7 @@ static const struct fb_cmd *const commands[] = {
 	&fb_cmd_list,
 	&fb_cmd_info,
 	&fb_cmd_holders,
+	&fb_cmd_unload,
 };
 
 static void usage(FILE *out)
