@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "log.h"
 #include "output.h"
+#include "strutil.h"
 
 enum {
 	COL_NAME,
@@ -231,8 +232,17 @@ static int list_print(struct list_ctl *ctl, const struct fb_device_list *list)
 			char buf[256];
 			const char *s = cell(ctl, &v, ctl->columns[c], buf, sizeof(buf));
 
-			if (s && *s && scols_line_set_data(ln, c, s) < 0)
+			if (!s || !*s)
+				continue;
+			/* sysfs text may hold anything.  libsmartcols escapes
+			 * what cannot be printed in a table, but writes JSON
+			 * strings byte for byte: make those valid UTF-8. */
+			char *safe = ctl->json ? str_utf8_sanitize(s) : strdup(s);
+
+			if (!safe || scols_line_refer_data(ln, c, safe) < 0) {
+				free(safe);
 				goto finish;
+			}
 		}
 	}
 	r = scols_print_table(tb);

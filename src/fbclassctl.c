@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* main: global options, then one command from the table. */
-#include "config.h"
 
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,15 +36,6 @@ static void usage(FILE *out)
 		     "See fbclassctl(8).\n");
 }
 
-int fb_usage_error(const char *cmd)
-{
-	if (cmd)
-		fprintf(stderr, "Try 'fbclassctl %s --help' for more information.\n", cmd);
-	else
-		fprintf(stderr, "Try 'fbclassctl --help' for more information.\n");
-	return FB_EXIT_USAGE;
-}
-
 int main(int argc, char *argv[])
 {
 	static const struct option options[] = {
@@ -56,6 +47,7 @@ int main(int argc, char *argv[])
 	};
 	int c;
 
+	setlocale(LC_ALL, "");
 	while ((c = getopt_long(argc, argv, "+vqhV", options, NULL)) != -1) {
 		switch (c) {
 		case 'v':

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -491,6 +492,16 @@ uint64_t fb_refresh_mhz(const struct fb_var_screeninfo *v)
 	return mhz > UINT64_MAX ? UINT64_MAX : (uint64_t)mhz;
 }
 
+/* fbset's "(int)(vrate + 0.5)": out of range, x86-64 gives INT_MIN (the
+ * "integer indefinite" value); say the same, without undefined behaviour. */
+static int fbset_round(double v)
+{
+	v += 0.5;
+	if (!(v > (double)INT_MIN - 1.0 && v < (double)INT_MAX + 1.0))
+		return INT_MIN;
+	return (int)v;
+}
+
 /* The mode block of "fbset -s", byte for byte (fbset 2.1 as Debian ships
  * it, including its "sync 0x.." line for sync bits it has no name for). */
 void fb_print_fbset_mode(FILE *out, const struct fb_var_screeninfo *var)
@@ -512,7 +523,7 @@ void fb_print_fbset_mode(FILE *out, const struct fb_var_screeninfo *var)
 	}
 	fprintf(out, "\nmode \"%dx%d", (int)var->xres, (int)var->yres);
 	if (var->pixclock) {
-		fprintf(out, "-%d\"\n", (int)(vrate + 0.5));
+		fprintf(out, "-%d\"\n", fbset_round(vrate));
 		fprintf(out, "    # D: %5.3f MHz, H: %5.3f kHz, V: %5.3f Hz\n", drate / 1E6,
 			hrate / 1E3, vrate);
 	} else {

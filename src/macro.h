@@ -11,6 +11,7 @@
 #define _unused_ __attribute__((unused))
 #define _cleanup_(x) __attribute__((cleanup(x)))
 
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MAX3(a, b, c) MAX(MAX(a, b), c)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

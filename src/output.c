@@ -6,8 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "log.h"
 #include "output.h"
+#include "strutil.h"
 
 void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *devdir,
 		  bool allow_private)
@@ -83,7 +85,9 @@ char *size_to_human(uint64_t bytes, char *buf, size_t len)
 
 void json_add_string(struct json_object *o, const char *key, const char *value)
 {
-	json_object_object_add(o, key, value ? json_object_new_string(value) : NULL);
+	_cleanup_free_ char *safe = value ? str_utf8_sanitize(value) : NULL;
+
+	json_object_object_add(o, key, safe ? json_object_new_string(safe) : NULL);
 }
 
 void json_add_uint(struct json_object *o, const char *key, uint64_t value)
@@ -106,4 +110,13 @@ int json_print(struct json_object *doc)
 	if (fputs(s, stdout) == EOF || fputc('\n', stdout) == EOF)
 		return -EIO;
 	return 0;
+}
+
+int fb_usage_error(const char *cmd)
+{
+	if (cmd)
+		fprintf(stderr, "Try 'fbclassctl %s --help' for more information.\n", cmd);
+	else
+		fprintf(stderr, "Try 'fbclassctl --help' for more information.\n");
+	return FB_EXIT_USAGE;
 }

@@ -9,6 +9,58 @@
 
 #include "strutil.h"
 
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not
+ * one: overlong forms, surrogates and code points past U+10FFFF are not. */
+size_t utf8_seq_len(const unsigned char *s)
+{
+	unsigned c = s[0], cp, len;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (unsigned i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* Copy with \xNN for every byte that is not valid UTF-8. */
+char *str_utf8_sanitize(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	char *out = malloc(n * 4 + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		size_t len = utf8_seq_len(p);
+
+		if (len == 0) {
+			o += sprintf(o, "\\x%02x", *p);
+			p++;
+			continue;
+		}
+		memcpy(o, p, len);
+		o += len;
+		p += len;
+	}
+	*o = '\0';
+	return out;
+}
+
 char *str_escape(const char *s, size_t max)
 {
 	size_t n = strnlen(s, max + 1);
@@ -33,8 +85,18 @@ char *str_escape(const char *s, size_t max)
 		} else if (c == '\\' || c == '"') {
 			*o++ = '\\';
 			*o++ = (char)c;
-		} else if (c < 0x20 || c >= 0x7f) {
+		} else if (c < 0x20 || c == 0x7f) {
 			o += sprintf(o, "\\x%02x", c);
+		} else if (c >= 0x80) {
+			size_t len = utf8_seq_len((const unsigned char *)s + i);
+
+			if (len == 0 || i + len > n) {
+				o += sprintf(o, "\\x%02x", c);
+			} else {
+				memcpy(o, s + i, len);
+				o += len;
+				i += len - 1;
+			}
 		} else {
 			*o++ = (char)c;
 		}

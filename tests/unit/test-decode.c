@@ -278,11 +278,28 @@ static void test_fbset(void)
 		     "endmode\n\n");
 }
 
+/* Found by fuzz-pixfmt: a refresh past INT_MAX.  fbset's (int) cast gives
+ * INT_MIN on x86-64; the block must say the same without undefined
+ * behaviour. */
+static void test_fbset_huge_refresh(void)
+{
+	struct fb_var_screeninfo v = { .xres = 1, .yres = 1, .xres_virtual = 1,
+				       .yres_virtual = 1, .bits_per_pixel = 8, .pixclock = 1 };
+
+	fbset_is(&v, "\nmode \"1x1--2147483648\"\n"
+		     "    # D: 1000000.000 MHz, H: 1000000000.000 kHz, V: 1000000000000.000 Hz\n"
+		     "    geometry 1 1 1 1 8\n"
+		     "    timings 1 0 0 0 0 0 0\n"
+		     "    rgba 0/0,0/0,0/0,0/0\n"
+		     "endmode\n\n");
+}
+
 int main(void)
 {
 	test_formats();
 	test_names();
 	test_refresh();
 	test_fbset();
+	test_fbset_huge_refresh();
 	return test_finish("test-decode");
 }

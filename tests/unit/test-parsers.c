@@ -85,11 +85,38 @@ static void test_escape(void)
 	free(s);
 }
 
+static void test_utf8(void)
+{
+	char *s;
+
+	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"a"), 1);
+	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xc3\xa9"), 2);
+	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xe2\x82\xac"), 3);
+	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80"), 4);
+	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xc0\xaf"), 0); /* overlong '/' */
+	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xe0\x80\xaf"), 0);
+	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xed\xa0\x80"), 0); /* surrogate */
+	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xf4\x90\x80\x80"), 0);
+	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xc3"), 0); /* cut short */
+	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xff"), 0);
+
+	s = str_utf8_sanitize("caf\xc3\xa9 \xff\xfe\x01x");
+	ASSERT_STR_EQ(s, "caf\xc3\xa9 \\xff\\xfe\x01x");
+	free(s);
+	s = str_utf8_sanitize("");
+	ASSERT_STR_EQ(s, "");
+	free(s);
+	s = str_escape("caf\xc3\xa9\xc3", 64);
+	ASSERT_STR_EQ(s, "caf\xc3\xa9\\xc3");
+	free(s);
+}
+
 int main(void)
 {
 	test_uint();
 	test_pair();
 	test_mode();
 	test_escape();
+	test_utf8();
 	return test_finish("test-parsers");
 }

@@ -1,0 +1,86 @@
+#!/bin/bash
+# mkinitramfs.sh OUT.cpio.gz SCENARIO.sh: build the test VM's initramfs.
+#   busybox-static, /init, the scenario, fbclassctl ($FBCLASSCTL, if it
+#   exists) and fbset and jq with the libraries ldd names, and the modules
+#   the scenario lists in MODULES (with their dependencies) plus
+#   $VM_MODULES_ALWAYS.  Needs KROOT and KVER (from kernel.sh).
+set -eu
+
+out=$1
+scenario=$2
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${KROOT:?KROOT unset (run kernel.sh)}" "${KVER:?KVER unset}"
+
+die() { echo "vm-initramfs: $*" >&2; exit 1; }
+
+stage=$(mktemp -d "${TMPDIR:-/tmp}/fbclassctl-vm-root.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,vm,etc}
+
+busybox=$(command -v busybox) || die "busybox not found (apt-get install busybox-static)"
+if ldd "$busybox" >/dev/null 2>&1; then
+	die "$busybox is dynamically linked; install busybox-static"
+fi
+cp "$busybox" "$stage/bin/busybox"
+for applet in $("$busybox" --list); do
+	[ -e "$stage/bin/$applet" ] || ln -s busybox "$stage/bin/$applet"
+done
+
+# copy_elf FILE [DEST]: FILE and every library ldd names, at their own paths.
+copy_elf() {
+	local src=$1 dest=${2:-$1} lib
+	mkdir -p "$stage$(dirname "$dest")"
+	cp -L "$src" "$stage$dest"
+	for lib in $(ldd "$src" 2>/dev/null | grep -o '/[^ ]*'); do
+		[ -e "$stage$lib" ] && continue
+		mkdir -p "$stage$(dirname "$lib")"
+		cp -L "$lib" "$stage$lib"
+	done
+}
+
+if [ -n "${FBCLASSCTL:-}" ] && [ -x "$FBCLASSCTL" ]; then
+	# a libtool wrapper script is not the binary
+	bin=$FBCLASSCTL
+	if head -c 2 "$bin" | grep -q '#!'; then
+		[ -x "$(dirname "$bin")/.libs/$(basename "$bin")" ] &&
+			bin=$(dirname "$bin")/.libs/$(basename "$bin")
+	fi
+	copy_elf "$bin" /usr/bin/fbclassctl
+fi
+for tool in fbset jq; do
+	path=$(command -v "$tool") || die "$tool not found (apt-get install $tool)"
+	copy_elf "$path" "/usr/bin/$tool"
+done
+
+# Modules: the scenario's MODULES plus what the harness itself needs.
+# shellcheck disable=SC1090
+modules=$(MODULES=; . "$scenario"; echo "$MODULES")
+modules="$modules ${VM_MODULES_ALWAYS:-}"
+mdir=lib/modules/$KVER
+mkdir -p "$stage/$mdir"
+for m in $modules; do
+	deps=$(modprobe -d "$KROOT" -S "$KVER" --show-depends "$m" 2>&1) ||
+		die "module $m: not in $KROOT ($deps)"
+	while read -r verb path _; do
+		[ "$verb" = insmod ] || continue
+		rel=${path#"$KROOT"/}
+		mkdir -p "$stage/$(dirname "$rel")"
+		case $rel in
+		*.xz) xz -dc "$path" >"$stage/${rel%.xz}" ;;
+		*.zst) zstd -qdc "$path" >"$stage/${rel%.zst}" ;;
+		*.gz) gzip -dc "$path" >"$stage/${rel%.gz}" ;;
+		*) cp "$path" "$stage/$rel" ;;
+		esac
+	done <<<"$deps"
+done
+cp "$KROOT/$mdir"/modules.{order,builtin,builtin.modinfo} "$stage/$mdir/"
+depmod -b "$stage" "$KVER"
+
+install -m 0755 "$here/guest/init" "$stage/init"
+install -m 0644 "$here/guest/guest-lib.sh" "$here/guest/fbcheck.sh" "$stage/vm/"
+install -m 0755 "$here/capture-sysfs.sh" "$stage/vm/capture-sysfs.sh"
+install -m 0644 "$scenario" "$stage/vm/scenario.sh"
+# the kernel opens /dev/console of the initramfs before /init runs
+mknod -m 0600 "$stage/dev/console" c 5 1 2>/dev/null || true
+
+(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$out"
