@@ -237,6 +237,7 @@ static int do_unload(int argc, char *argv[])
 	facts.has_driver = parent && parent->driver;
 	facts.has_module = parent && parent->module;
 	facts.holders_present = n_holders > 0;
+	facts.on_platform_bus = parent && streq_ptr(parent->subsystem, "platform");
 	if (facts.has_module) {
 		ctx = kmod_new(NULL, NULL);
 		if (!ctx) {

@@ -21,6 +21,7 @@ extern const struct fb_cmd fb_cmd_list;
 extern const struct fb_cmd fb_cmd_info;
 extern const struct fb_cmd fb_cmd_holders;
 extern const struct fb_cmd fb_cmd_unload;
+extern const struct fb_cmd fb_cmd_snap;
 
 /* "Try 'fbclassctl CMD --help'." on stderr; returns FB_EXIT_USAGE. */
 int fb_usage_error(const char *cmd);

@@ -14,6 +14,7 @@ static const struct fb_cmd *const commands[] = {
 	&fb_cmd_info,
 	&fb_cmd_holders,
 	&fb_cmd_unload,
+	&fb_cmd_snap,
 };
 
 static void usage(FILE *out)

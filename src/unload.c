@@ -48,6 +48,10 @@ enum fb_unload_method fb_unload_decide(const struct fb_unload_facts *f, const ch
 		*why = "the driver runs other devices too";
 		return FB_UNLOAD_UNBIND;
 	}
+	if (!f->on_platform_bus) {
+		*why = "a device on a hardware bus is unbound, not its module removed";
+		return FB_UNLOAD_UNBIND;
+	}
 	*why = "the module's refcount is 0 and it drives this device alone";
 	return FB_UNLOAD_REMOVE_MODULE;
 }

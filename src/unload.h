@@ -29,13 +29,16 @@ struct fb_unload_facts {
 	bool has_module;      /* the driver is a loadable module */
 	long refcnt;	      /* module refcount; < 0 unknown (built-in, gone) */
 	unsigned bound_devices; /* devices bound to the driver, this one included */
+	bool on_platform_bus; /* the parent is a platform device (vfb.0, vesafb.0) */
 	bool holders_present; /* only possible with --force */
 };
 
 /* Pure: remove the module only when it is loadable, its refcount is 0,
- * it drives this device alone, and no process holds the device (with
- * --force and holders present the module's code must stay: their close
- * would run it).  Otherwise unbind this one device. */
+ * it drives this device alone, the device is a platform device (which such
+ * a module typically made itself, as vfb does), and no process holds the
+ * device (with --force and holders present the module's code must stay:
+ * their close would run it).  Otherwise unbind this one device: a PCI or
+ * USB device stays where it is and can be bound again. */
 enum fb_unload_method fb_unload_decide(const struct fb_unload_facts *f, const char **why);
 
 /* Pure: does the symlink target, found in directory linkdir (relative to

@@ -15,7 +15,8 @@
 static void test_decide(void)
 {
 	struct fb_unload_facts vfb = { .has_parent = true, .has_driver = true,
-				       .has_module = true, .refcnt = 0, .bound_devices = 1 };
+				       .has_module = true, .refcnt = 0, .bound_devices = 1,
+				       .on_platform_bus = true };
 	struct fb_unload_facts f;
 	const char *why = NULL;
 
@@ -32,6 +33,9 @@ static void test_decide(void)
 	ASSERT_INT_EQ(fb_unload_decide(&f, NULL), FB_UNLOAD_UNBIND);
 	f = vfb;
 	f.holders_present = true; /* --force with holders: keep the module's code */
+	ASSERT_INT_EQ(fb_unload_decide(&f, NULL), FB_UNLOAD_UNBIND);
+	f = vfb;
+	f.on_platform_bus = false; /* bochs-drm on PCI */
 	ASSERT_INT_EQ(fb_unload_decide(&f, NULL), FB_UNLOAD_UNBIND);
 	f = vfb;
 	f.has_module = false;

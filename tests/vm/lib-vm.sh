@@ -160,3 +160,18 @@ vm_check_log() {
 	vm_check_files "$log.clean" "$(dirname "$log")" "$name" || bad=1
 	return "$bad"
 }
+
+# vm_host_check SCENARIO OUTDIR: run the scenario's host_check function, if
+# it has one, on the files the guest sent (e.g. decode a PNG and compare
+# it with what the guest wrote).  It prints TAP-like lines itself.
+vm_host_check() {
+	local scen=$1 outdir=$2 name
+	name=$(basename "$scen" .sh)
+	# shellcheck disable=SC1090
+	(
+		. "$scen"
+		command -v host_check >/dev/null || exit 0
+		cd "$outdir" && host_check "$outdir"
+	) 2>&1 | sed "s/^/[$name] host: /"
+	return "${PIPESTATUS[0]}"
+}
