@@ -20,17 +20,22 @@ vfb_loaded() { grep -q '^vfb ' /proc/modules; }
 
 # cycle N: load, hold, refused, release, unload; prints nothing on success
 cycle() {
+	echo "# cycle $1: load"
 	vfb_up || { echo "cycle $1: vfb did not come up"; return 1; }
+	echo "# cycle $1: hold"
 	sleep 600 3</dev/fb1 &
 	_p=$!
+	echo "# cycle $1: unload (refused)"
 	if fbclassctl unload fb1 >/tmp/cyc.out 2>&1; then
 		echo "cycle $1: unload succeeded while pid $_p held fb1"
 		kill "$_p"
 		return 1
 	fi
 	grep -q "pid $_p" /tmp/cyc.out || { echo "cycle $1: refusal did not name $_p"; cat /tmp/cyc.out; }
+	echo "# cycle $1: kill"
 	kill "$_p"
 	wait "$_p" 2>/dev/null
+	echo "# cycle $1: unload"
 	fbclassctl unload fb1 >/tmp/cyc.out 2>&1 || { echo "cycle $1: unload failed"; cat /tmp/cyc.out; return 1; }
 	vfb_loaded && { echo "cycle $1: vfb still loaded"; return 1; }
 	[ -e /dev/fb1 ] && { echo "cycle $1: /dev/fb1 left behind"; return 1; }
