@@ -22,6 +22,7 @@ extern const struct fb_cmd fb_cmd_info;
 extern const struct fb_cmd fb_cmd_holders;
 extern const struct fb_cmd fb_cmd_unload;
 extern const struct fb_cmd fb_cmd_snap;
+extern const struct fb_cmd fb_cmd_coldplug, fb_cmd_hotplug;
 
 /* "Try 'fbclassctl CMD --help'." on stderr; returns FB_EXIT_USAGE. */
 int fb_usage_error(const char *cmd);

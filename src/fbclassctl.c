@@ -12,6 +12,8 @@
 static const struct fb_cmd *const commands[] = {
 	&fb_cmd_list,
 	&fb_cmd_info,
+	&fb_cmd_coldplug,
+	&fb_cmd_hotplug,
 	&fb_cmd_holders,
 	&fb_cmd_unload,
 	&fb_cmd_snap,

@@ -3,8 +3,14 @@
 # framebuffers; where there are none, on the built-in VM when it exists.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-bin=${FBCLASSCTL:-$top/fbclassctl}
-[ -x "$bin" ] || { echo "tests/demo.sh: $bin is not built; run make first" >&2; exit 1; }
+bin=${FBCLASSCTL:-$top/_build/fbclassctl}
+if [ -z "${FBCLASSCTL:-}" ]; then
+	# Build out of tree, so the source tree stays clean.
+	(cd "$top" && ./autogen.sh >/dev/null && mkdir -p _build && cd _build &&
+		{ [ -f Makefile ] || ../configure -q; } && make -s -j2) || exit 1
+fi
+[ -x "$bin" ] || { echo "tests/demo.sh: $bin is not built" >&2; exit 1; }
+export FBCLASSCTL=$bin
 
 have_fb=false
 for d in /sys/class/graphics/*; do

@@ -9,9 +9,10 @@
 #define N(...) (sizeof((const struct fb_path_elem[]){ __VA_ARGS__ }) / sizeof(struct fb_path_elem))
 #define CHECK(expect, ...)                                                               \
 	do {                                                                             \
+		const char *_e = (expect);                                               \
 		char *_p = fb_path_id_build(CHAIN(__VA_ARGS__), N(__VA_ARGS__));         \
-		if (expect)                                                              \
-			ASSERT_STR_EQ(_p, expect);                                       \
+		if (_e)                                                                  \
+			ASSERT_STR_EQ(_p, _e);                                           \
 		else                                                                     \
 			ASSERT_NULL(_p);                                                 \
 		free(_p);                                                                \

@@ -1,10 +1,10 @@
 # Capture: -vga std with vga=0x317, so vesafb owns fb0 at boot; then bochs
-# takes the device over.  Files: vesafb.umockdev, fbcon.umockdev,
-# bochs.umockdev.
+# takes the device over, then vfb adds fb1.  Files: vesafb.umockdev,
+# fbcon.umockdev, bochs.umockdev, multi.umockdev (the whole class).
 # shellcheck shell=sh disable=SC2034,SC2016
 QEMU_VGA=std
 KCMDLINE="vga=0x317"
-MODULES="bochs"
+MODULES="bochs vfb"
 
 scenario() {
 	t_check "vesafb owns fb0 at boot" \
@@ -30,4 +30,11 @@ scenario() {
 	t_check "bochs capture has the driver's module link" \
 		grep -q '^L: \.\./\.\./\.\./bus/pci/drivers/bochs-drm/module=' /tmp/bochs.umockdev
 	out_file /tmp/bochs.umockdev bochs.umockdev
+
+	t_check "modprobe vfb vfb_enable=1" modprobe vfb vfb_enable=1
+	t_check "vfb's fb1 appears" sysfs_wait /sys/devices/platform/vfb.0/graphics/fb1 10
+	/vm/capture-sysfs.sh >/tmp/multi.umockdev
+	t_is "$(grep -c '^P: .*/graphics/' /tmp/multi.umockdev)" 3 \
+		"whole-class capture has fb0, fb1 and fbcon"
+	out_file /tmp/multi.umockdev multi.umockdev
 }

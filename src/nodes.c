@@ -1,0 +1,888 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Plan and apply of /dev nodes and links.
+ *
+ * Everything under the dev dir is reached relative to one directory fd,
+ * one path component at a time, with O_NOFOLLOW: a symlink planted in /dev
+ * is an entry to replace or to refuse, never a way out.  New nodes and
+ * links are made under a temporary name and renamed into place, so nobody
+ * sees a node with the wrong owner or mode, or a missing link.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <signal.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "log.h"
+#include "macro.h"
+#include "nodes.h"
+#include "rules.h"
+
+#define TMP_PREFIX ".fbclassctl-"
+
+static const char *const generated_dirs[] = { "fb/by-path", "fb/by-name" };
+
+/* ---- plan: pure ---- */
+
+bool node_name_is_safe(const char *name)
+{
+	size_t len;
+
+	if (!name)
+		return false;
+	len = strlen(name);
+	if (len == 0 || len >= NODE_NAME_MAX)
+		return false;
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+		return false;
+	if (strncmp(name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0)
+		return false;
+	for (const char *p = name; *p; p++) {
+		unsigned char c = *p;
+
+		if (c == '/' || c < 0x20 || c == 0x7f)
+			return false;
+	}
+	return true;
+}
+
+bool node_link_name_sanitize(const char *in, char *out, size_t len)
+{
+	size_t n = 0;
+
+	if (!in || len < 3)
+		return false;
+	for (const char *p = in; *p && n + 1 < len; p++) {
+		unsigned char c = *p;
+
+		out[n++] = (isalnum(c) || strchr("#+-.:=@_", c)) ? (char)c : '_';
+	}
+	out[n] = '\0';
+	if (n == 0)
+		return false;
+	if (strcmp(out, ".") == 0)
+		strcpy(out, "_");
+	else if (strcmp(out, "..") == 0)
+		strcpy(out, "__");
+	return true;
+}
+
+void node_owner_defaults(struct node_owner *own)
+{
+	static bool said;
+	struct group *gr = getgrnam("video");
+
+	memset(own, 0, sizeof(*own));
+	strcpy(own->user, "root");
+	if (gr) {
+		own->gid = gr->gr_gid;
+		own->mode = 0660;
+		strcpy(own->group, "video");
+		return;
+	}
+	own->mode = 0600;
+	strcpy(own->group, "root");
+	if (!said)
+		WRN("no \"video\" group: framebuffer nodes are root:root 0600");
+	said = true;
+}
+
+static const char *nearest_driver(const struct fb_device *dev)
+{
+	for (size_t i = 0; i < dev->n_parents; i++)
+		if (dev->parents[i].driver)
+			return dev->parents[i].driver;
+	return NULL;
+}
+
+static struct node_link *plan_find_link(const struct node_plan *plan, const char *path)
+{
+	for (size_t i = 0; i < plan->n_links; i++)
+		if (strcmp(plan->links[i].path, path) == 0)
+			return &plan->links[i];
+	return NULL;
+}
+
+/* Add a link; on a collision the lowest minor keeps it. */
+static int plan_add_link(struct node_plan *plan, const char *path, const char *node,
+			 unsigned minor)
+{
+	struct node_link *l = plan_find_link(plan, path);
+	unsigned depth = 0;
+	size_t n = 0;
+
+	if (l && l->minor <= minor)
+		return 0;
+	if (!l) {
+		struct node_link *v =
+			realloc(plan->links, (plan->n_links + 1) * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		plan->links = v;
+		l = &plan->links[plan->n_links++];
+	}
+	memset(l, 0, sizeof(*l));
+	snprintf(l->path, sizeof(l->path), "%s", path);
+	snprintf(l->node, sizeof(l->node), "%s", node);
+	l->minor = minor;
+	for (const char *p = path; *p; p++)
+		depth += *p == '/';
+	for (unsigned i = 0; i < depth && n + 4 < sizeof(l->target); i++)
+		n += (size_t)snprintf(l->target + n, sizeof(l->target) - n, "../");
+	snprintf(l->target + n, sizeof(l->target) - n, "%s", node);
+	return 0;
+}
+
+static int plan_add_generated(struct node_plan *plan, const char *dir, const char *raw,
+			      const char *node, unsigned minor)
+{
+	char name[NODE_PATH_MAX - 16];
+	char path[NODE_PATH_MAX];
+
+	if (!raw || !node_link_name_sanitize(raw, name, sizeof(name)))
+		return 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return plan_add_link(plan, path, node, minor);
+}
+
+int node_plan(const struct node_input *in, size_t n, const struct fb_rules *rules,
+	      const struct node_owner *defaults, struct node_plan *plan)
+{
+	int r;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->nodes = calloc(n ? n : 1, sizeof(*plan->nodes));
+	plan->kept = calloc(n ? n : 1, sizeof(*plan->kept));
+	if (!plan->nodes || !plan->kept)
+		goto oom;
+	for (size_t i = 0; i < n; i++) {
+		const struct fb_device *dev = in[i].dev;
+		const char *name = dev->devname ? dev->devname : dev->name;
+		const struct fb_rule *rule;
+		struct node_entry *e;
+		unsigned minor = minor(dev->devnum);
+
+		if (!node_name_is_safe(name)) {
+			WRN("%s: unsafe device name \"%s\": no node made", dev->name, name);
+			continue;
+		}
+		rule = fb_rules_match(rules, dev->name, nearest_driver(dev), dev->path_id,
+				      in[i].id);
+		if (rule && rule->ignore) {
+			snprintf(plan->kept[plan->n_kept++], NODE_NAME_MAX, "%s", name);
+			continue;
+		}
+		e = &plan->nodes[plan->n_nodes++];
+		snprintf(e->name, sizeof(e->name), "%s", name);
+		e->devnum = dev->devnum;
+		e->own = *defaults;
+		if (rule && rule->has_owner) {
+			e->own.uid = rule->uid;
+			snprintf(e->own.user, sizeof(e->own.user), "%s", rule->user);
+		}
+		if (rule && rule->has_group) {
+			e->own.gid = rule->gid;
+			snprintf(e->own.group, sizeof(e->own.group), "%s", rule->group);
+		}
+		if (rule && rule->has_mode)
+			e->own.mode = rule->mode;
+
+		r = plan_add_generated(plan, "fb/by-path", dev->path_id, name, minor);
+		if (r < 0)
+			goto oom;
+		r = plan_add_generated(plan, "fb/by-name", in[i].id, name, minor);
+		if (r < 0)
+			goto oom;
+		for (size_t j = 0; rule && j < rule->n_links; j++) {
+			r = plan_add_link(plan, rule->links[j], name, minor);
+			if (r < 0)
+				goto oom;
+		}
+	}
+	/* Rule links nobody got: candidates for pruning. */
+	for (size_t i = 0; rules && i < rules->n; i++) {
+		const struct fb_rule *rule = &rules->rules[i];
+
+		for (size_t j = 0; j < rule->n_links; j++) {
+			const char *link = rule->links[j];
+			bool dup = false;
+			char(*v)[NODE_PATH_MAX];
+
+			if (plan_find_link(plan, link))
+				continue;
+			for (size_t k = 0; k < plan->n_stale && !dup; k++)
+				dup = strcmp(plan->stale[k], link) == 0;
+			if (dup)
+				continue;
+			v = realloc(plan->stale, (plan->n_stale + 1) * sizeof(*v));
+			if (!v)
+				goto oom;
+			plan->stale = v;
+			snprintf(plan->stale[plan->n_stale++], NODE_PATH_MAX, "%s", link);
+		}
+	}
+	return 0;
+oom:
+	node_plan_free(plan);
+	return -ENOMEM;
+}
+
+void node_plan_free(struct node_plan *plan)
+{
+	free(plan->nodes);
+	free(plan->links);
+	free(plan->kept);
+	free(plan->stale);
+	memset(plan, 0, sizeof(*plan));
+}
+
+/* ---- apply ---- */
+
+struct apply_ctx {
+	int dirfd;
+	const char *shown; /* the dev dir as the user named it */
+	unsigned flags;
+	/* --dry-run: directories already announced with "mkdir". */
+	char dry_dirs[8][NODE_PATH_MAX];
+	size_t n_dry_dirs;
+};
+
+static bool dry(const struct apply_ctx *c)
+{
+	return c->flags & NODE_DRY_RUN;
+}
+
+static const char *shown_path(const struct apply_ctx *c, const char *rel, char *buf,
+			      size_t len)
+{
+	size_t n = strlen(c->shown);
+
+	if (n && c->shown[n - 1] == '/')
+		snprintf(buf, len, "%s%s", c->shown, rel);
+	else
+		snprintf(buf, len, "%s/%s", c->shown, rel);
+	return buf;
+}
+
+static const char *kind_name(mode_t m)
+{
+	if (S_ISLNK(m))
+		return "a symlink";
+	if (S_ISREG(m))
+		return "a regular file";
+	if (S_ISCHR(m))
+		return "a character device with another number";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISFIFO(m))
+		return "a fifo";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "an unknown entry";
+}
+
+static void tmp_name(char *buf, size_t len, const char *base)
+{
+	snprintf(buf, len, TMP_PREFIX "%d-%s", (int)getpid(), base);
+}
+
+/* A temporary entry left by a process that died half-way: ours to remove.
+ * One of a running fbclassctl is not. */
+static bool tmp_is_stale(const char *name)
+{
+	const char *p = name + strlen(TMP_PREFIX);
+	char *end;
+	long pid;
+
+	if (strncmp(name, TMP_PREFIX, strlen(TMP_PREFIX)) != 0)
+		return false;
+	errno = 0;
+	pid = strtol(p, &end, 10);
+	if (errno || end == p || *end != '-' || pid <= 0)
+		return true;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+static int create_node(struct apply_ctx *c, const struct node_entry *e, bool replace)
+{
+	char shown[PATH_MAX];
+	char tmp[NODE_NAME_MAX + 32];
+	int r;
+
+	shown_path(c, e->name, shown, sizeof(shown));
+	if (dry(c)) {
+		if (replace)
+			printf("rm %s\n", shown);
+		printf("mknod %s c %u %u\n", shown, major(e->devnum), minor(e->devnum));
+		printf("chown %s:%s %s\n", e->own.user, e->own.group, shown);
+		printf("chmod %04o %s\n", (unsigned)e->own.mode, shown);
+		return 0;
+	}
+	tmp_name(tmp, sizeof(tmp), e->name);
+	/* Mode 0 until owner and mode are right: nobody can open it early. */
+	if (mknodat(c->dirfd, tmp, S_IFCHR, e->devnum) < 0) {
+		r = -errno;
+		ERR("%s: cannot create node: %s", shown, strerror(-r));
+		return r;
+	}
+	if (fchownat(c->dirfd, tmp, e->own.uid, e->own.gid, AT_SYMLINK_NOFOLLOW) < 0) {
+		r = -errno;
+		ERR("%s: cannot set owner %s:%s: %s", shown, e->own.user, e->own.group,
+		    strerror(-r));
+		goto fail;
+	}
+	if (fchmodat(c->dirfd, tmp, e->own.mode, 0) < 0) {
+		r = -errno;
+		ERR("%s: cannot set mode %04o: %s", shown, (unsigned)e->own.mode, strerror(-r));
+		goto fail;
+	}
+	if (renameat(c->dirfd, tmp, c->dirfd, e->name) < 0) {
+		r = -errno;
+		ERR("%s: cannot move new node into place: %s", shown, strerror(-r));
+		goto fail;
+	}
+	DBG("%s: created c %u:%u %s:%s %04o", shown, major(e->devnum), minor(e->devnum),
+	    e->own.user, e->own.group, (unsigned)e->own.mode);
+	return 0;
+fail:
+	unlinkat(c->dirfd, tmp, 0);
+	return r;
+}
+
+/* A correct node with the wrong owner or mode: fix it in place, through an
+ * O_PATH fd checked to be that very node. */
+static int fix_node(struct apply_ctx *c, const struct node_entry *e, const struct stat *st)
+{
+	bool owner_ok = st->st_uid == e->own.uid && st->st_gid == e->own.gid;
+	bool mode_ok = (st->st_mode & 07777) == e->own.mode;
+	char shown[PATH_MAX];
+	char proc[64];
+	_cleanup_close_ int fd = -1;
+	struct stat now;
+
+	if (owner_ok && mode_ok)
+		return 0;
+	shown_path(c, e->name, shown, sizeof(shown));
+	if (dry(c)) {
+		if (!owner_ok)
+			printf("chown %s:%s %s\n", e->own.user, e->own.group, shown);
+		if (!mode_ok)
+			printf("chmod %04o %s\n", (unsigned)e->own.mode, shown);
+		return 0;
+	}
+	fd = openat(c->dirfd, e->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		ERR("%s: cannot open node to fix it: %m", shown);
+		return -errno;
+	}
+	if (fstat(fd, &now) < 0) {
+		ERR("%s: cannot stat node: %m", shown);
+		return -errno;
+	}
+	if (!S_ISCHR(now.st_mode) || now.st_rdev != e->devnum) {
+		ERR("%s: changed while being fixed; left alone", shown);
+		return -EAGAIN;
+	}
+	if (!owner_ok && fchownat(fd, "", e->own.uid, e->own.gid, AT_EMPTY_PATH) < 0) {
+		ERR("%s: cannot set owner %s:%s: %m", shown, e->own.user, e->own.group);
+		return -errno;
+	}
+	if (mode_ok && owner_ok)
+		return 0;
+	/* chown may clear bits; set the mode last.  An O_PATH fd takes no
+	 * fchmod(), its /proc/self/fd link does. */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (chmod(proc, e->own.mode) < 0) {
+		if (errno == ENOENT) /* no /proc: make a fresh node instead */
+			return create_node(c, e, true);
+		ERR("%s: cannot set mode %04o: %m", shown, (unsigned)e->own.mode);
+		return -errno;
+	}
+	INF("%s: fixed owner and mode to %s:%s %04o", shown, e->own.user, e->own.group,
+	    (unsigned)e->own.mode);
+	return 0;
+}
+
+static int ensure_node(struct apply_ctx *c, const struct node_entry *e)
+{
+	char shown[PATH_MAX];
+	struct stat st;
+
+	shown_path(c, e->name, shown, sizeof(shown));
+	if (fstatat(c->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno != ENOENT) {
+			ERR("%s: cannot look at node: %m", shown);
+			return -errno;
+		}
+		return create_node(c, e, false);
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ERR("%s: is a directory, not the character device %u:%u; left alone", shown,
+		    major(e->devnum), minor(e->devnum));
+		return -EISDIR;
+	}
+	if (S_ISCHR(st.st_mode) && st.st_rdev == e->devnum)
+		return fix_node(c, e, &st);
+	WRN("%s: replacing %s with the character device %u:%u", shown, kind_name(st.st_mode),
+	    major(e->devnum), minor(e->devnum));
+	return create_node(c, e, true);
+}
+
+static bool dry_dir_announced(struct apply_ctx *c, const char *rel)
+{
+	for (size_t i = 0; i < c->n_dry_dirs; i++)
+		if (strcmp(c->dry_dirs[i], rel) == 0)
+			return true;
+	if (c->n_dry_dirs < ARRAY_SIZE(c->dry_dirs))
+		snprintf(c->dry_dirs[c->n_dry_dirs++], NODE_PATH_MAX, "%s", rel);
+	return false;
+}
+
+/* --dry-run: the directories of rel from the one ending at offset on are
+ * missing; say "mkdir" for each, once. */
+static void announce_missing_dirs(struct apply_ctx *c, const char *rel, size_t offset)
+{
+	for (const char *p = rel + offset; (p = strchr(p, '/')); p++) {
+		char dir[NODE_PATH_MAX], shown[PATH_MAX];
+
+		snprintf(dir, sizeof(dir), "%.*s", (int)(p - rel), rel);
+		if (!dry_dir_announced(c, dir))
+			printf("mkdir -m 0755 %s\n", shown_path(c, dir, shown, sizeof(shown)));
+	}
+}
+
+/*
+ * Open the directory holding rel ("fb/by-path/x" -> "fb/by-path"), one
+ * component at a time without following symlinks, creating missing ones
+ * at 0755 when create is set.  *base points into rel at the last
+ * component.  Returns an fd, -ENOENT when a directory is missing (or,
+ * under --dry-run, would be created), other -errno after a message.
+ */
+static int open_parent(struct apply_ctx *c, const char *rel, bool create, const char **base)
+{
+	char sofar[NODE_PATH_MAX] = "";
+	char shown[PATH_MAX];
+	const char *p = rel;
+	int fd;
+
+	fd = openat(c->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		ERR("%s: cannot open directory: %m", c->shown);
+		return -errno;
+	}
+	for (;;) {
+		size_t len = strcspn(p, "/");
+		char comp[NODE_PATH_MAX];
+		bool made = false;
+		int next;
+
+		if (!p[len])
+			break;
+		if (strlen(sofar) + len + 2 > sizeof(sofar)) {
+			close(fd);
+			return -ENAMETOOLONG;
+		}
+		memcpy(comp, p, len);
+		comp[len] = '\0';
+		if (sofar[0])
+			strcat(sofar, "/");
+		strcat(sofar, comp);
+		shown_path(c, sofar, shown, sizeof(shown));
+		next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0 && errno == ENOENT && create) {
+			if (dry(c)) {
+				announce_missing_dirs(c, rel, strlen(sofar));
+				close(fd);
+				return -ENOENT;
+			}
+			if (mkdirat(fd, comp, 0755) < 0 && errno != EEXIST) {
+				int r = -errno;
+
+				ERR("%s: cannot create directory: %s", shown, strerror(-r));
+				close(fd);
+				return r;
+			}
+			made = true;
+			next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (next < 0) {
+			int r = -errno;
+
+			if (r == -ELOOP || r == -ENOTDIR)
+				ERR("%s: not a directory (a symlink?): nothing written there",
+				    shown);
+			else if (r != -ENOENT)
+				ERR("%s: cannot open directory: %s", shown, strerror(-r));
+			close(fd);
+			return r == -ELOOP ? -ENOTDIR : r;
+		}
+		/* mkdirat obeys the umask; the tree is 0755 whatever it is. */
+		if (made && fchmod(next, 0755) < 0)
+			WRN("%s: cannot set mode 0755: %m", shown);
+		close(fd);
+		fd = next;
+		p += len + 1;
+	}
+	*base = p;
+	return fd;
+}
+
+static int make_link(struct apply_ctx *c, int pfd, const char *base, const struct node_link *l,
+		     const char *shown)
+{
+	char tmp[NODE_PATH_MAX + 32];
+	int r;
+
+	tmp_name(tmp, sizeof(tmp), base);
+	if (symlinkat(l->target, pfd, tmp) < 0) {
+		r = -errno;
+		ERR("%s: cannot create link: %s", shown, strerror(-r));
+		return r;
+	}
+	if (renameat(pfd, tmp, pfd, base) < 0) {
+		r = -errno;
+		ERR("%s: cannot move new link into place: %s", shown, strerror(-r));
+		unlinkat(pfd, tmp, 0);
+		return r;
+	}
+	DBG("%s: -> %s", shown, l->target);
+	return 0;
+}
+
+static int ensure_link(struct apply_ctx *c, const struct node_link *l)
+{
+	_cleanup_close_ int pfd = -1;
+	char shown[PATH_MAX];
+	char cur[NODE_PATH_MAX];
+	const char *base;
+	struct stat st;
+	ssize_t n;
+
+	shown_path(c, l->path, shown, sizeof(shown));
+	pfd = open_parent(c, l->path, true, &base);
+	if (pfd == -ENOENT && dry(c)) {
+		printf("ln -s %s %s\n", l->target, shown);
+		return 0;
+	}
+	if (pfd < 0)
+		return pfd;
+	if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno != ENOENT) {
+			ERR("%s: cannot look at link: %m", shown);
+			return -errno;
+		}
+		if (dry(c)) {
+			printf("ln -s %s %s\n", l->target, shown);
+			return 0;
+		}
+		return make_link(c, pfd, base, l, shown);
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ERR("%s: is a directory, not a link to %s; left alone", shown, l->target);
+		return -EISDIR;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		n = readlinkat(pfd, base, cur, sizeof(cur) - 1);
+		if (n >= 0) {
+			cur[n] = '\0';
+			if (strcmp(cur, l->target) == 0)
+				return 0;
+		}
+		INF("%s: moving link from %s to %s", shown, n >= 0 ? cur : "?", l->target);
+	} else {
+		WRN("%s: replacing %s with a link to %s", shown, kind_name(st.st_mode),
+		    l->target);
+	}
+	if (dry(c)) {
+		printf("rm %s\n", shown);
+		printf("ln -s %s %s\n", l->target, shown);
+		return 0;
+	}
+	return make_link(c, pfd, base, l, shown);
+}
+
+static int apply_filtered(int dirfd, const char *shown, const struct node_plan *plan,
+			  const char *only, unsigned flags)
+{
+	struct apply_ctx c = { .dirfd = dirfd, .shown = shown, .flags = flags };
+	bool *failed = calloc(plan->n_nodes ? plan->n_nodes : 1, sizeof(*failed));
+	int ret = 0, r;
+
+	if (!failed)
+		return -ENOMEM;
+	for (size_t i = 0; i < plan->n_nodes; i++) {
+		if (only && strcmp(plan->nodes[i].name, only) != 0)
+			continue;
+		r = ensure_node(&c, &plan->nodes[i]);
+		failed[i] = r < 0;
+		if (r < 0 && ret == 0)
+			ret = r;
+	}
+	for (size_t i = 0; i < plan->n_links; i++) {
+		bool skip = false;
+
+		if (only && strcmp(plan->links[i].node, only) != 0)
+			continue;
+		/* No link to a node that could not be made. */
+		for (size_t j = 0; j < plan->n_nodes && !skip; j++)
+			skip = failed[j] && strcmp(plan->nodes[j].name, plan->links[i].node) == 0;
+		if (skip)
+			continue;
+		r = ensure_link(&c, &plan->links[i]);
+		if (r < 0 && ret == 0)
+			ret = r;
+	}
+	free(failed);
+	return ret;
+}
+
+int node_apply(int dirfd, const char *devdir_shown, const struct node_plan *plan,
+	       unsigned flags)
+{
+	return apply_filtered(dirfd, devdir_shown, plan, NULL, flags);
+}
+
+int node_apply_one(int dirfd, const char *devdir_shown, const struct node_plan *plan,
+		   const char *node, unsigned flags)
+{
+	return apply_filtered(dirfd, devdir_shown, plan, node, flags);
+}
+
+/* ---- prune and remove ---- */
+
+static bool is_fb_name(const char *name)
+{
+	return strncmp(name, "fb", 2) == 0 && name[2] &&
+	       strspn(name + 2, "0123456789") == strlen(name + 2);
+}
+
+static bool plan_has_node(const struct node_plan *plan, const char *name)
+{
+	for (size_t i = 0; i < plan->n_nodes; i++)
+		if (strcmp(plan->nodes[i].name, name) == 0)
+			return true;
+	for (size_t i = 0; i < plan->n_kept; i++)
+		if (strcmp(plan->kept[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Does target look like a link we made: "../" depth times, then fbN (or
+ * exactly node when node is given)? */
+static bool is_our_target(const char *path, const char *target, const char *node)
+{
+	unsigned depth = 0;
+
+	for (const char *p = path; *p; p++)
+		depth += *p == '/';
+	for (unsigned i = 0; i < depth; i++) {
+		if (strncmp(target, "../", 3) != 0)
+			return false;
+		target += 3;
+	}
+	return node ? strcmp(target, node) == 0 : is_fb_name(target);
+}
+
+static int remove_entry(struct apply_ctx *c, int dfd, const char *name, const char *rel)
+{
+	char shown[PATH_MAX];
+
+	shown_path(c, rel, shown, sizeof(shown));
+	if (dry(c)) {
+		printf("rm %s\n", shown);
+		return 0;
+	}
+	if (unlinkat(dfd, name, 0) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		ERR("%s: cannot remove: %m", shown);
+		return -errno;
+	}
+	DBG("%s: removed", shown);
+	return 0;
+}
+
+/* Walk the links of one generated directory; remove the ones that are not
+ * in the plan (node == NULL) or that point to node. */
+static int prune_links_in(struct apply_ctx *c, const char *dir, const struct node_plan *plan,
+			  const char *node)
+{
+	char rel[NODE_PATH_MAX + 8];
+	const char *base;
+	struct dirent *de;
+	DIR *d;
+	int pfd, dfd, ret = 0;
+
+	snprintf(rel, sizeof(rel), "%s/x", dir);
+	pfd = open_parent(c, rel, false, &base);
+	if (pfd == -ENOENT)
+		return 0;
+	if (pfd < 0)
+		return pfd;
+	d = fdopendir(pfd);
+	if (!d) {
+		close(pfd);
+		return -errno;
+	}
+	dfd = dirfd(d);
+	while ((de = readdir(d))) {
+		char path[NODE_PATH_MAX + 8];
+		char target[NODE_PATH_MAX];
+		struct stat st;
+		ssize_t n;
+		int r;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISLNK(st.st_mode))
+			continue; /* not ours */
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (strncmp(de->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0) {
+			if (!tmp_is_stale(de->d_name))
+				continue;
+		} else if (node) {
+			n = readlinkat(dfd, de->d_name, target, sizeof(target) - 1);
+			if (n < 0)
+				continue;
+			target[n] = '\0';
+			if (!is_our_target(path, target, node))
+				continue;
+		} else {
+			const struct node_link *l = plan_find_link(plan, path);
+
+			if (l)
+				continue;
+		}
+		r = remove_entry(c, dfd, de->d_name, path);
+		if (r < 0 && ret == 0)
+			ret = r;
+	}
+	closedir(d);
+	return ret;
+}
+
+/* Rule links (plan->stale) that are still symlinks in our form. */
+static int prune_stale(struct apply_ctx *c, const struct node_plan *plan, const char *node)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < plan->n_stale; i++) {
+		_cleanup_close_ int pfd = -1;
+		char target[NODE_PATH_MAX];
+		const char *base;
+		struct stat st;
+		ssize_t n;
+		int r;
+
+		pfd = open_parent(c, plan->stale[i], false, &base);
+		if (pfd < 0)
+			continue;
+		if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode))
+			continue;
+		n = readlinkat(pfd, base, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = '\0';
+		if (!is_our_target(plan->stale[i], target, node))
+			continue;
+		r = remove_entry(c, pfd, base, plan->stale[i]);
+		if (r < 0 && ret == 0)
+			ret = r;
+	}
+	return ret;
+}
+
+int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan,
+	       unsigned flags)
+{
+	struct apply_ctx c = { .dirfd = dirfd, .shown = devdir_shown, .flags = flags };
+	struct dirent *de;
+	int fd, ret = 0, r;
+	DIR *d;
+
+	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		ERR("%s: cannot open directory: %m", devdir_shown);
+		return -errno;
+	}
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		bool tmp = tmp_is_stale(de->d_name);
+		struct stat st;
+
+		if (!tmp && strncmp(de->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0)
+			continue;
+		if (!tmp && (!is_fb_name(de->d_name) || plan_has_node(plan, de->d_name)))
+			continue;
+		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		/* Only nodes of the graphics major: never a file named fb9. */
+		if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != FB_GRAPHICS_MAJOR)
+			continue;
+		r = remove_entry(&c, dirfd, de->d_name, de->d_name);
+		if (r < 0 && ret == 0)
+			ret = r;
+	}
+	closedir(d);
+	for (size_t i = 0; i < ARRAY_SIZE(generated_dirs); i++) {
+		r = prune_links_in(&c, generated_dirs[i], plan, NULL);
+		if (r < 0 && ret == 0)
+			ret = r;
+	}
+	r = prune_stale(&c, plan, NULL);
+	if (r < 0 && ret == 0)
+		ret = r;
+	return ret;
+}
+
+int node_remove(int dirfd, const char *devdir_shown, const char *name, dev_t devnum,
+		const struct node_plan *plan, unsigned flags)
+{
+	struct apply_ctx c = { .dirfd = dirfd, .shown = devdir_shown, .flags = flags };
+	char shown[PATH_MAX];
+	struct stat st;
+	int ret = 0, r;
+
+	shown_path(&c, name, shown, sizeof(shown));
+	if (!node_name_is_safe(name))
+		return -EINVAL;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno != ENOENT) {
+			ERR("%s: cannot look at node: %m", shown);
+			return -errno;
+		}
+	} else if (S_ISCHR(st.st_mode) && st.st_rdev == devnum) {
+		ret = remove_entry(&c, dirfd, name, name);
+	} else {
+		/* Someone else's entry, or a newer device: not ours to touch. */
+		INF("%s: not the character device %u:%u; nothing removed", shown,
+		    major(devnum), minor(devnum));
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(generated_dirs); i++) {
+		r = prune_links_in(&c, generated_dirs[i], plan, name);
+		if (r < 0 && ret == 0)
+			ret = r;
+	}
+	if (plan) {
+		r = prune_stale(&c, plan, name);
+		if (r < 0 && ret == 0)
+			ret = r;
+	}
+	return ret;
+}

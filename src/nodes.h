@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * Node manager: plan and apply of /dev/fbN nodes and their links.
+ *
+ * node_plan() is pure: devices + rules in, wanted nodes and links out.
+ * node_apply() and node_prune() make a directory (--dev DIR) match a plan,
+ * relative to one directory fd, never following a symlink found there.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "fbclass.h"
+
+struct fb_rules;
+
+#define NODE_NAME_MAX 64  /* "fb31"; DEVNAME is a single component */
+#define NODE_PATH_MAX 256 /* "fb/by-name/<id>", "display/main" */
+#define NODE_USER_MAX 64
+
+struct node_owner {
+	uid_t uid;
+	gid_t gid;
+	mode_t mode;		   /* permission bits only, 07777 at most */
+	char user[NODE_USER_MAX];  /* for messages and --dry-run */
+	char group[NODE_USER_MAX];
+};
+
+struct node_entry {
+	char name[NODE_NAME_MAX]; /* relative to the dev dir: "fb0" */
+	dev_t devnum;
+	struct node_owner own;
+};
+
+struct node_link {
+	char path[NODE_PATH_MAX];   /* relative: "fb/by-path/pci-0000:00:02.0" */
+	char target[NODE_PATH_MAX]; /* "../../fb0" */
+	char node[NODE_NAME_MAX];   /* the node it points to: "fb0" */
+	unsigned minor;		    /* of that node; lowest wins a collision */
+};
+
+struct node_plan {
+	struct node_entry *nodes;
+	size_t n_nodes;
+	struct node_link *links;
+	size_t n_links;
+	/* Node names of ignored devices: neither created nor pruned. */
+	char (*kept)[NODE_NAME_MAX];
+	size_t n_kept;
+	/* Extra link names from the rules that no device got this time:
+	 * pruned when they are still our symlinks. */
+	char (*stale)[NODE_PATH_MAX];
+	size_t n_stale;
+};
+
+/* One device as plan sees it: the scan copy and its id (fix.id, else the
+ * sysfs "name"; NULL when neither is known). */
+struct node_input {
+	const struct fb_device *dev;
+	const char *id;
+};
+
+/*
+ * Wanted state for devices.  defaults is used where no rule sets owner,
+ * group or mode; rules may be NULL.  Devices whose DEVNAME is not one
+ * safe path component are skipped with a warning.  Returns 0 or -ENOMEM.
+ */
+int node_plan(const struct node_input *in, size_t n, const struct fb_rules *rules,
+	      const struct node_owner *defaults, struct node_plan *plan);
+void node_plan_free(struct node_plan *plan);
+
+/* root:video 0660, or root:root 0600 when there is no video group (said
+ * once, at info level). */
+void node_owner_defaults(struct node_owner *own);
+
+/* "Bochs DRM" -> "Bochs_DRM": keep [A-Za-z0-9#+-.:=@_], replace the rest
+ * with '_'; "." and ".." become "_" and "__".  False when the result would
+ * be empty. */
+bool node_link_name_sanitize(const char *in, char *out, size_t len);
+/* A name usable as /dev/<name>: one component, not "." or "..", no '/',
+ * no control characters, shorter than NODE_NAME_MAX. */
+bool node_name_is_safe(const char *name);
+
+enum {
+	NODE_DRY_RUN = 1 << 0, /* print mknod/chown/chmod/ln/rm lines, change nothing */
+};
+
+/*
+ * Make devdir (shown as devdir_shown in messages) hold plan's nodes and
+ * links.  Every entry is tried; returns 0 or the first -errno, each failure
+ * already reported.  A directory at a wanted name is an error, left alone.
+ */
+int node_apply(int dirfd, const char *devdir_shown, const struct node_plan *plan,
+	       unsigned flags);
+/* Only the entries of one node (by name) and the links pointing to it. */
+int node_apply_one(int dirfd, const char *devdir_shown, const struct node_plan *plan,
+		   const char *node, unsigned flags);
+/*
+ * Remove what fbclassctl owns and the plan no longer wants: character
+ * devices of the graphics major named fbN, symlinks under fb/by-*, and
+ * stale rule links that are still our symlinks.  Returns 0 or -errno.
+ */
+int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan,
+	       unsigned flags);
+/*
+ * hotplug remove: delete node name only when it is a character device with
+ * devnum, then the links under fb/by-* (and rule links in plan->stale)
+ * that point to it.  Returns 0 or -errno.
+ */
+int node_remove(int dirfd, const char *devdir_shown, const char *name, dev_t devnum,
+		const struct node_plan *plan, unsigned flags);

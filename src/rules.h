@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * /etc/fbclassctl.conf: one rule a line, KEY=VALUE words, first match wins.
+ * The format is described in fbclassctl.conf(5).
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define FB_RULES_DEFAULT_FILE "/etc/fbclassctl.conf"
+#define FB_RULES_LINE_MAX 4096
+
+struct fb_rule {
+	unsigned line;
+	/* fnmatch(3) globs; NULL matches anything. */
+	char *match_name;
+	char *match_driver;
+	char *match_path;
+	char *match_id;
+	bool ignore;
+	bool has_owner, has_group, has_mode;
+	uid_t uid;
+	gid_t gid;
+	mode_t mode;
+	char *user, *group; /* as written */
+	char **links;	    /* relative, validated: "display/main" */
+	size_t n_links;
+};
+
+struct fb_rules {
+	struct fb_rule *rules;
+	size_t n;
+	/* "FILE:LINE: what is wrong", one per bad line, in file order. */
+	char **errors;
+	size_t n_errors;
+};
+
+/* Parse text as the contents of file (used in messages).  Every bad line
+ * is recorded in r->errors.  Returns 0, -EINVAL when any line is bad, or
+ * -ENOMEM. */
+int fb_rules_parse_string(const char *text, const char *file, struct fb_rules *r);
+/* Read and parse a file.  A missing file with missing_ok gives no rules.
+ * Returns 0, -EINVAL (bad lines, in r->errors) or -errno (unreadable;
+ * already reported). */
+int fb_rules_load(const char *path, bool missing_ok, struct fb_rules *r);
+void fb_rules_free(struct fb_rules *r);
+
+/* The first rule matching; NULL when none does.  Any of the strings may be
+ * NULL: a rule that matches on a NULL field does not match. */
+const struct fb_rule *fb_rules_match(const struct fb_rules *r, const char *name,
+				     const char *driver, const char *path_id,
+				     const char *id);
+
+/* Validate one rule link ("display/main").  NULL when fine, else a static
+ * reason ("must be relative"). */
+const char *fb_rule_link_problem(const char *link);

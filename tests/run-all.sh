@@ -1,0 +1,41 @@
+#!/bin/bash
+# Every test tier (the README's second command).  Out-of-tree builds only,
+# so the source tree stays clean:
+#   _build      --enable-werror: make distcheck (every tier in order, and the
+#               release tarball), make check-valgrind, make fuzz, cppcheck
+#   _build-san  --enable-werror --enable-sanitizers: the fast tiers again
+#               (unit, cli, fixtures, ns) under ASan and UBSan
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+jobs=${JOBS:-2}
+
+step() { printf '\n==== %s\n' "$*"; }
+
+step "bootstrap"
+./autogen.sh
+
+step "build (warnings are errors)"
+mkdir -p _build
+(cd _build && { [ -f Makefile ] || ../configure --enable-werror; } && make -j"$jobs")
+
+step "make distcheck: every tier, then the tarball"
+(cd _build && make -j"$jobs" distcheck)
+
+step "sanitizers: the fast tiers under ASan and UBSan"
+mkdir -p _build-san
+(cd _build-san && { [ -f Makefile ] || ../configure --enable-werror --enable-sanitizers; } &&
+	make -j"$jobs" &&
+	ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 make -j"$jobs" check-fast)
+
+step "valgrind: the CLI and fixture tests"
+(cd _build && make check-valgrind)
+
+step "fuzzing: every parser for ${FUZZ_SECONDS:-30} s"
+(cd _build && make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-30}")
+
+step "static analysis: cppcheck"
+(cd _build && make cppcheck)
+
+step "all tiers passed"

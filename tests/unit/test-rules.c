@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* fbclassctl.conf parser: good files, and every kind of bad line with its
+ * exact message. */
+#include "config.h"
+
+#include <errno.h>
+
+#include "check.h"
+#include "rules.h"
+
+static void test_good(void)
+{
+	static const char text[] =
+		"# comment line\n"
+		"\n"
+		"   \t\n"
+		"name=fb0 owner=root group=video mode=0640 link=display/main # trailing\n"
+		"driver=bochs-drm path=pci-* link=display/bochs link=a/b/c\n"
+		"id=\"VESA VGA\" ignore\n"
+		"id=\"say \\\"hi\\\" \\\\ there\" mode=600\n"
+		"name=fb* group=44 owner=0\r\n"
+		"name=fb9";
+	struct fb_rules r;
+	const struct fb_rule *m;
+
+	/* The last line has no action: that is the one error. */
+	CHECK_INTEQ(fb_rules_parse_string(text, "good.conf", &r), -EINVAL);
+	CHECK_INTEQ(r.n_errors, 1);
+	if (r.n_errors)
+		CHECK_STREQ(r.errors[0], "good.conf:9: rule has no action (owner=, group=, "
+					 "mode=, link= or ignore)");
+	CHECK_INTEQ(r.n, 5);
+	if (r.n < 5) {
+		fb_rules_free(&r);
+		return;
+	}
+	CHECK_INTEQ(r.rules[0].line, 4);
+	CHECK_STREQ(r.rules[0].match_name, "fb0");
+	CHECK(r.rules[0].has_owner && r.rules[0].uid == 0);
+	CHECK(r.rules[0].has_group && r.rules[0].gid == 44);
+	CHECK(r.rules[0].has_mode && r.rules[0].mode == 0640);
+	CHECK_INTEQ(r.rules[0].n_links, 1);
+	CHECK_STREQ(r.rules[0].links[0], "display/main");
+	CHECK_STREQ(r.rules[1].match_driver, "bochs-drm");
+	CHECK_STREQ(r.rules[1].match_path, "pci-*");
+	CHECK_INTEQ(r.rules[1].n_links, 2);
+	CHECK_STREQ(r.rules[2].match_id, "VESA VGA");
+	CHECK(r.rules[2].ignore);
+	CHECK_STREQ(r.rules[3].match_id, "say \"hi\" \\ there");
+	CHECK(r.rules[3].mode == 0600);
+	CHECK(r.rules[4].gid == 44 && r.rules[4].uid == 0);
+
+	/* First match wins; a NULL field never matches a rule on it. */
+	m = fb_rules_match(&r, "fb0", "bochs-drm", "pci-0000:00:02.0", "x");
+	CHECK(m == &r.rules[0]);
+	m = fb_rules_match(&r, "fb1", "bochs-drm", "pci-0000:00:02.0", "x");
+	CHECK(m == &r.rules[1]);
+	m = fb_rules_match(&r, "fb1", NULL, "pci-0000:00:02.0", "VESA VGA");
+	CHECK(m == &r.rules[2]);
+	m = fb_rules_match(&r, "fb2", NULL, NULL, NULL);
+	CHECK(m == &r.rules[4]);
+	m = fb_rules_match(&r, "gfx", NULL, NULL, NULL);
+	CHECK(m == NULL);
+	fb_rules_free(&r);
+
+	CHECK_INTEQ(fb_rules_parse_string("", "empty.conf", &r), 0);
+	CHECK_INTEQ(r.n, 0);
+	fb_rules_free(&r);
+}
+
+static const struct {
+	const char *line;
+	const char *message;
+} bad[] = {
+	{ "frobnicate", "expected KEY=VALUE or \"ignore\", got \"frobnicate\"" },
+	{ "=fb0 mode=0600", "missing key before \"=\"" },
+	{ "colour=blue mode=0600", "unknown key \"colour\"" },
+	{ "name= mode=0600", "empty value for \"name\"" },
+	{ "name=fb0 name=fb1 mode=0600", "\"name\" given twice" },
+	{ "name=fb0 mode=0600 mode=0644", "\"mode\" given twice" },
+	{ "name=fb0 owner=root owner=root", "\"owner\" given twice" },
+	{ "name=fb0 ignore ignore", "\"ignore\" given twice" },
+	{ "id=\"VESA VGA mode=0600", "unterminated quote in value of \"id\"" },
+	{ "id=\"a\\nb\" mode=0600",
+	  "invalid escape \"\\n\" in value of \"id\" (only \\\" and \\\\)" },
+	{ "id=\"a\"b mode=0600", "garbage after the quoted value of \"id\"" },
+	{ "id=a\"b\" mode=0600", "unexpected '\"' in value of \"id\" (quote the whole value)" },
+	{ "name=fb0 mode=999", "invalid mode \"999\": expected octal 0 to 0777" },
+	{ "name=fb0 mode=04755", "invalid mode \"04755\": expected octal 0 to 0777" },
+	{ "name=fb0 mode=rw", "invalid mode \"rw\": expected octal 0 to 0777" },
+	{ "name=fb0 mode=00660", "invalid mode \"00660\": expected octal 0 to 0777" },
+	{ "name=fb0 owner=nosuchuser-fbclassctl", "unknown user \"nosuchuser-fbclassctl\"" },
+	{ "name=fb0 group=nosuchgroup-fbclassctl", "unknown group \"nosuchgroup-fbclassctl\"" },
+	{ "name=fb0 owner=-1", "unknown user \"-1\"" },
+	{ "name=fb0 group=044", "unknown group \"044\"" },
+	{ "name=fb0 link=/etc/x", "invalid link \"/etc/x\": must be relative" },
+	{ "name=fb0 link=../x", "invalid link \"../x\": must not contain \"..\"" },
+	{ "name=fb0 link=display/../../x", "invalid link \"display/../../x\": must not contain \"..\"" },
+	{ "name=fb0 link=a//b", "invalid link \"a//b\": must not contain empty components" },
+	{ "name=fb0 link=a/", "invalid link \"a/\": must not contain empty components" },
+	{ "name=fb0 link=./a", "invalid link \"./a\": must not contain \".\" components" },
+	{ "name=fb0 link=\"my display\"",
+	  "invalid link \"my display\": contains a character other than [A-Za-z0-9#+-.:=@_/]" },
+	{ "name=fb0 link=fb/by-path/x", "invalid link \"fb/by-path/x\": is reserved for fbclassctl (fb/...)" },
+	{ "name=fb0 link=fb", "invalid link \"fb\": is reserved for fbclassctl (fb/...)" },
+	{ "name=fb0 link=fb3", "invalid link \"fb3\": is reserved for a framebuffer node" },
+	{ "mode=0600", "rule has no match (name=, driver=, path= or id=)" },
+	{ "ignore", "rule has no match (name=, driver=, path= or id=)" },
+	{ "name=fb0", "rule has no action (owner=, group=, mode=, link= or ignore)" },
+	{ "name=fb0 ignore mode=0600", "\"ignore\" cannot be combined with other actions" },
+	{ "name=fb0 ignore link=x", "\"ignore\" cannot be combined with other actions" },
+	{ "name=fb0\tmode=0600\001", "control character 0x01" },
+};
+
+static void test_bad_lines(void)
+{
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[256], want[512];
+		struct fb_rules r;
+
+		/* A good line before and after: the line number must be 2 and
+		 * the good lines still parse. */
+		snprintf(text, sizeof(text), "name=fb7 mode=0600\n%s\nname=fb8 mode=0600\n",
+			 bad[i].line);
+		snprintf(want, sizeof(want), "bad.conf:2: %s", bad[i].message);
+		CHECK_INTEQ(fb_rules_parse_string(text, "bad.conf", &r), -EINVAL);
+		CHECK_INTEQ(r.n_errors, 1);
+		if (r.n_errors)
+			CHECK_STREQ(r.errors[0], want);
+		CHECK_INTEQ(r.n, 2);
+		fb_rules_free(&r);
+	}
+}
+
+static void test_long_line(void)
+{
+	char *text = malloc(FB_RULES_LINE_MAX + 64);
+	struct fb_rules r;
+
+	memset(text, 'a', FB_RULES_LINE_MAX + 10);
+	memcpy(text, "name=", 5);
+	strcpy(text + FB_RULES_LINE_MAX + 10, " mode=0600\nname=x mode=0600");
+	CHECK_INTEQ(fb_rules_parse_string(text, "long.conf", &r), -EINVAL);
+	CHECK_INTEQ(r.n_errors, 1);
+	if (r.n_errors)
+		CHECK_STREQ(r.errors[0], "long.conf:1: line too long (more than 4096 bytes)");
+	CHECK_INTEQ(r.n, 1);
+	fb_rules_free(&r);
+	free(text);
+}
+
+static void test_many_errors(void)
+{
+	struct fb_rules r;
+
+	CHECK_INTEQ(fb_rules_parse_string("x\n\ny\n# ok\nname=fb0\n", "m.conf", &r), -EINVAL);
+	CHECK_INTEQ(r.n_errors, 3);
+	if (r.n_errors == 3) {
+		CHECK_STREQ(r.errors[0], "m.conf:1: expected KEY=VALUE or \"ignore\", got \"x\"");
+		CHECK_STREQ(r.errors[1], "m.conf:3: expected KEY=VALUE or \"ignore\", got \"y\"");
+		CHECK_STREQ(r.errors[2], "m.conf:5: rule has no action (owner=, group=, mode=, "
+					 "link= or ignore)");
+	}
+	fb_rules_free(&r);
+}
+
+static void test_link_problem(void)
+{
+	CHECK(fb_rule_link_problem("display/main") == NULL);
+	CHECK(fb_rule_link_problem("fbx") == NULL);
+	CHECK(fb_rule_link_problem("a.b/c..d") == NULL);
+	CHECK(fb_rule_link_problem("..") != NULL);
+	CHECK(fb_rule_link_problem("") != NULL);
+	CHECK(fb_rule_link_problem("a/.") != NULL);
+}
+
+int main(void)
+{
+	test_good();
+	test_bad_lines();
+	test_long_line();
+	test_many_errors();
+	test_link_problem();
+	CHECK_EXIT();
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* uevent variable validation: accepted events, ignored ones, and every
+ * rejection with its message. */
+#include "config.h"
+
+#include <errno.h>
+#include <sys/sysmacros.h>
+
+#include "check.h"
+#include "uevent.h"
+
+#define GOOD_PATH "/devices/pci0000:00/0000:00:02.0/graphics/fb0"
+
+static struct fb_uevent_env good(void)
+{
+	return (struct fb_uevent_env){
+		.action = "add", .devpath = GOOD_PATH, .subsystem = "graphics",
+		.major = "29", .minor = "0", .devname = "fb0", .seqnum = "1234",
+	};
+}
+
+static void test_accept(void)
+{
+	struct fb_uevent_env env = good();
+	struct fb_uevent ev;
+	char why[512] = "";
+
+	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 1);
+	CHECK_INTEQ(ev.action, FB_UEVENT_ADD);
+	CHECK_STREQ(ev.devname, "fb0");
+	CHECK_STREQ(ev.devpath, GOOD_PATH);
+	CHECK(ev.devnum == makedev(29, 0));
+	CHECK(ev.has_seqnum && ev.seqnum == 1234);
+
+	env.action = "remove";
+	env.minor = "31";
+	env.devname = "fb31";
+	env.devpath = "/devices/platform/vfb.0/graphics/fb31";
+	env.seqnum = NULL;
+	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 1);
+	CHECK_INTEQ(ev.action, FB_UEVENT_REMOVE);
+	CHECK(ev.devnum == makedev(29, 31));
+	CHECK(!ev.has_seqnum);
+	env.action = "change";
+	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 1);
+	CHECK_INTEQ(ev.action, FB_UEVENT_CHANGE);
+}
+
+static void test_ignore(void)
+{
+	struct fb_uevent_env env = good();
+	struct fb_uevent ev;
+	char why[512];
+
+	env.subsystem = "block";
+	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
+	CHECK_STREQ(why, "not a graphics event");
+	env.subsystem = NULL;
+	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
+	env = good();
+	env.action = "bind";
+	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
+	CHECK_STREQ(why, "ACTION=bind needs nothing done");
+	env = (struct fb_uevent_env){ .action = "add", .subsystem = "graphics",
+				      .devpath = "/devices/virtual/graphics/fbcon" };
+	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
+	CHECK_STREQ(why, "/devices/virtual/graphics/fbcon has no device node");
+}
+
+static const struct {
+	const char *field, *value, *message;
+} bad[] = {
+	{ "action", NULL, "ACTION is missing" },
+	{ "action", "explode", "unknown ACTION \"explode\"" },
+	{ "devpath", NULL, "DEVPATH is missing" },
+	{ "devpath", "/sys/devices/x/fb0", "DEVPATH \"/sys/devices/x/fb0\" is not under /devices" },
+	{ "devpath", "/class/graphics/fb0", "DEVPATH \"/class/graphics/fb0\" is not under /devices" },
+	{ "devpath", "devices/x/fb0", "DEVPATH \"devices/x/fb0\" is not under /devices" },
+	{ "devpath", "/devices/../../tmp/fb0",
+	  "DEVPATH \"/devices/../../tmp/fb0\" has a \".\" or \"..\" component" },
+	{ "devpath", "/devices/./fb0", "DEVPATH \"/devices/./fb0\" has a \".\" or \"..\" component" },
+	{ "devpath", "/devices//fb0", "DEVPATH \"/devices//fb0\" has an empty component" },
+	{ "devpath", "/devices/x/", "DEVPATH \"/devices/x/\" has an empty component" },
+	{ "devpath", "/devices/a b/fb0",
+	  "DEVPATH \"/devices/a b/fb0\" contains a space, control or non-ASCII character" },
+	{ "major", NULL, "MAJOR is missing" },
+	{ "minor", NULL, "MINOR is missing" },
+	{ "devname", NULL, "DEVNAME is missing" },
+	{ "major", "1", "MAJOR 1 is not the framebuffer major 29" },
+	{ "major", "029", "invalid MAJOR \"029\"" },
+	{ "major", "+29", "invalid MAJOR \"+29\"" },
+	{ "major", "29 ", "invalid MAJOR \"29 \"" },
+	{ "major", "", "invalid MAJOR \"\"" },
+	{ "major", "4096", "invalid MAJOR \"4096\"" },
+	{ "minor", "1048576", "invalid MINOR \"1048576\"" },
+	{ "minor", "-1", "invalid MINOR \"-1\"" },
+	{ "minor", "99999999999999999999999", "invalid MINOR \"99999999999999999999999\"" },
+	{ "devname", "../../tmp/pwn",
+	  "DEVNAME \"../../tmp/pwn\" is not a plain name (no '/', no \"..\")" },
+	{ "devname", "/etc/x", "DEVNAME \"/etc/x\" is not a plain name (no '/', no \"..\")" },
+	{ "devname", "fb0/../x", "DEVNAME \"fb0/../x\" is not a plain name (no '/', no \"..\")" },
+	{ "devname", "..", "DEVNAME \"..\" is not a plain name (no '/', no \"..\")" },
+	{ "devname", "", "DEVNAME \"\" is not a plain name (no '/', no \"..\")" },
+	{ "devname", "fb1", "DEVNAME \"fb1\" is not the device's name \"fb0\"" },
+	{ "devname", "mem", "DEVNAME \"mem\" is not the device's name \"fb0\"" },
+	{ "seqnum", "12x", "invalid SEQNUM \"12x\"" },
+};
+
+static void test_reject(void)
+{
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct fb_uevent_env env = good();
+		struct fb_uevent ev;
+		char why[512] = "";
+
+		if (strcmp(bad[i].field, "action") == 0)
+			env.action = bad[i].value;
+		else if (strcmp(bad[i].field, "devpath") == 0)
+			env.devpath = bad[i].value;
+		else if (strcmp(bad[i].field, "major") == 0)
+			env.major = bad[i].value;
+		else if (strcmp(bad[i].field, "minor") == 0)
+			env.minor = bad[i].value;
+		else if (strcmp(bad[i].field, "devname") == 0)
+			env.devname = bad[i].value;
+		else if (strcmp(bad[i].field, "seqnum") == 0)
+			env.seqnum = bad[i].value;
+		CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), -EINVAL);
+		CHECK_STREQ(why, bad[i].message);
+	}
+}
+
+int main(void)
+{
+	test_accept();
+	test_ignore();
+	test_reject();
+	CHECK_EXIT();
+}
