@@ -271,8 +271,7 @@ static void on_sigbus(int sig)
 	raise(SIGBUS);
 }
 
-/* Copy [off, off+n) of the mapping into dst; -ENODEV on SIGBUS. */
-static int guarded_copy(uint8_t *dst, const volatile uint8_t *map, size_t off, size_t n)
+int fb_snap_copy_guarded(uint8_t *dst, const volatile uint8_t *map, size_t off, size_t n)
 {
 	struct sigaction sa = { .sa_handler = on_sigbus }, old;
 	int r = 0;
@@ -301,7 +300,7 @@ static int read_span(int fd, size_t smem_len, size_t off, size_t n, uint8_t *dst
 	int r;
 
 	if (map != MAP_FAILED) {
-		r = guarded_copy(dst, map, off, n);
+		r = fb_snap_copy_guarded(dst, map, off, n);
 		munmap(map, smem_len);
 		return r;
 	}

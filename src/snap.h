@@ -58,6 +58,10 @@ uint8_t fb_expand_to_8(uint32_t v, unsigned len);
 /* Write width*height RGB as an 8-bit RGB PNG.  Returns 0 or -EIO. */
 int fb_snap_write_png(FILE *out, const uint8_t *rgb, unsigned width, unsigned height);
 
+/* Copy [off, off+n) of a mapping into dst, catching SIGBUS (the device
+ * or file behind the mapping went away): 0 or -ENODEV. */
+int fb_snap_copy_guarded(uint8_t *dst, const volatile uint8_t *map, size_t off, size_t n);
+
 /* Read the visible area of dev (node under devdir) into a newly allocated
  * RGB buffer: open, query, map read-only (pread when mapping fails), copy
  * the area out under a SIGBUS guard, unmap, close; then convert.  Returns

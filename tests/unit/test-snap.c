@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "macro.h"
@@ -278,8 +279,35 @@ static void test_png_round_trip(void)
 	free(back);
 }
 
+/* A mapping whose file shrank faults with SIGBUS, as a mapping of a
+ * removed device does: the copy must fail cleanly, not kill us. */
+static void test_sigbus(void)
+{
+	char path[256];
+	uint8_t dst[8192];
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *map;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/fbclass-bus.XXXXXX", getenv("TMPDIR") ?: "/tmp");
+	fd = mkstemp(path);
+	ASSERT_TRUE(fd >= 0);
+	unlink(path);
+	ASSERT_INT_EQ(ftruncate(fd, 2 * pg), 0);
+	map = mmap(NULL, 2 * (size_t)pg, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_TRUE(map != MAP_FAILED);
+	ASSERT_INT_EQ(fb_snap_copy_guarded(dst, map, 0, 2 * (size_t)pg), 0);
+	ASSERT_INT_EQ(ftruncate(fd, 0), 0);
+	ASSERT_INT_EQ(fb_snap_copy_guarded(dst, map, 0, 2 * (size_t)pg), -ENODEV);
+	/* and the handler is gone again: a second guarded copy still works */
+	ASSERT_INT_EQ(fb_snap_copy_guarded(dst, map, 0, 2 * (size_t)pg), -ENODEV);
+	munmap(map, 2 * (size_t)pg);
+	close(fd);
+}
+
 int main(void)
 {
+	test_sigbus();
 	test_expand();
 	test_formats();
 	test_refusals();

@@ -20,26 +20,25 @@ vfb_loaded() { grep -q '^vfb ' /proc/modules; }
 
 # cycle N: load, hold, refused, release, unload; prints nothing on success
 cycle() {
-	echo "# cycle $1: load"
-	vfb_up || { echo "cycle $1: vfb did not come up"; return 1; }
-	echo "# cycle $1: hold"
+	vfb_up || { echo "# cycle $1: vfb did not come up"; return 1; }
 	sleep 600 3</dev/fb1 &
 	_p=$!
-	echo "# cycle $1: unload (refused)"
 	if fbclassctl unload fb1 >/tmp/cyc.out 2>&1; then
-		echo "cycle $1: unload succeeded while pid $_p held fb1"
+		echo "# cycle $1: unload succeeded while pid $_p held fb1"
 		kill "$_p"
 		return 1
 	fi
-	grep -q "pid $_p" /tmp/cyc.out || { echo "cycle $1: refusal did not name $_p"; cat /tmp/cyc.out; }
-	echo "# cycle $1: kill"
+	if ! grep -q "pid $_p" /tmp/cyc.out; then
+		echo "# cycle $1: the refusal did not name pid $_p"
+		kill "$_p"
+		return 1
+	fi
 	kill "$_p"
 	wait "$_p" 2>/dev/null
-	echo "# cycle $1: unload"
-	fbclassctl unload fb1 >/tmp/cyc.out 2>&1 || { echo "cycle $1: unload failed"; cat /tmp/cyc.out; return 1; }
-	vfb_loaded && { echo "cycle $1: vfb still loaded"; return 1; }
-	[ -e /dev/fb1 ] && { echo "cycle $1: /dev/fb1 left behind"; return 1; }
-	[ -e /dev/fb/by-path/platform-vfb.0 ] && { echo "cycle $1: link left behind"; return 1; }
+	fbclassctl unload fb1 >/tmp/cyc.out 2>&1 || { echo "# cycle $1: unload failed"; t_diag_stdin </tmp/cyc.out; return 1; }
+	vfb_loaded && { echo "# cycle $1: vfb still loaded"; return 1; }
+	[ -e /dev/fb1 ] && { echo "# cycle $1: /dev/fb1 left behind"; return 1; }
+	[ -e /dev/fb/by-path/platform-vfb.0 ] && { echo "# cycle $1: link left behind"; return 1; }
 	return 0
 }
 
@@ -103,11 +102,11 @@ scenario() {
 
 	# --- cycles ---
 	_fail=0
-	_i=1
+	_cyc=1
 	_t0=$(date +%s)
-	while [ "$_i" -le "$CYCLES" ]; do
-		cycle "$_i" || _fail=$((_fail + 1))
-		_i=$((_i + 1))
+	while [ "$_cyc" -le "$CYCLES" ]; do
+		cycle "$_cyc" || _fail=$((_fail + 1))
+		_cyc=$((_cyc + 1))
 	done
 	t_diag "$CYCLES cycles took $(($(date +%s) - _t0)) s"
 	t_is "$_fail" 0 "$CYCLES cycles of load, hold, refused, release, unload"

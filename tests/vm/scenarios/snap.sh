@@ -11,7 +11,7 @@ GUEST_HELPERS="fbtool"
 # snap_round NAME fbN [YOFFSET]
 snap_round() {
 	t_check "$1: fbtool writes the pattern" fbtool pattern "/dev/$2" "/tmp/$1.rgb" ${3:-}
-	t_diag "$1: $(fbclassctl list -n -o NAME,RES,VIRT,BPP,FORMAT,VISUAL "$2" 2>&1 | grep "^$2")"
+	t_diag "$1: $(fbclassctl list -n -o NAME,RES,VIRT,BPP,FORMAT,VISUAL 2>&1 | grep "^$2 ")"
 	t_check "$1: fbclassctl snap $2" fbclassctl snap "$2" "/tmp/$1.png"
 	t_check "$1: snap to stdout gives the same bytes" sh -c \
 		"fbclassctl snap $2 - | cmp - /tmp/$1.png"
