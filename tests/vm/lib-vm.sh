@@ -60,6 +60,9 @@ vm_boot() {
 	vga=$(scenario_var "$scen" QEMU_VGA)
 	cmdline=$(scenario_var "$scen" KCMDLINE)
 	extra=$(scenario_var "$scen" QEMU_ARGS)
+	# a long scenario asks for more (BOOT_TIMEOUT); VM_TIMEOUT is the floor
+	VM_BOOT_TIMEOUT=$(scenario_var "$scen" BOOT_TIMEOUT)
+	[ "${VM_BOOT_TIMEOUT:-0}" -gt "$VM_TIMEOUT" ] 2>/dev/null || VM_BOOT_TIMEOUT=$VM_TIMEOUT
 	mkdir -p "$outdir"
 	"$vm_here/mkinitramfs.sh" "$outdir/initramfs.cpio.gz" "$scen" || return 1
 	case ${VM_ACCEL:-tcg} in
@@ -70,7 +73,7 @@ vm_boot() {
 	[ -n "$cols" ] || cols=$(tput cols 2>/dev/null) || cols=160
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	timeout --foreground -k 5 "$VM_TIMEOUT" qemu-system-x86_64 \
+	timeout --foreground -k 5 "$VM_BOOT_TIMEOUT" qemu-system-x86_64 \
 		"${accel_opts[@]}" -m "$VM_MEM" -smp 1 -nographic -no-reboot \
 		-vga "${vga:-none}" -nic none \
 		-serial stdio -serial "file:$outdir/data.txt" -monitor none \
@@ -145,7 +148,7 @@ vm_check_log() {
 		bad=1
 	fi
 	if [ "$boot_rc" -eq 124 ] || [ "$boot_rc" -eq 137 ]; then
-		echo "[$name] FAIL: timeout after ${VM_TIMEOUT}s"
+		echo "[$name] FAIL: timeout after ${VM_BOOT_TIMEOUT:-$VM_TIMEOUT}s"
 		bad=1
 	fi
 	if [ -z "$plan" ]; then
