@@ -129,7 +129,7 @@ static int do_unload(int argc, char *argv[])
 		{},
 	};
 	const char *devdir = "/dev", *why = NULL;
-	bool force = false;
+	bool force = false, fbcon_unbound = false, driver_gone = false;
 	unsigned timeout = 5;
 	struct fb_device_list list = {};
 	const struct fb_device *dev;
@@ -222,13 +222,14 @@ static int do_unload(int argc, char *argv[])
 				       "first\n",
 				       name, st.vtcon, strerror(-nc));
 			fflush(stdout);
-			r = fb_fbcon_unbind("/sys", &st);
+			r = fb_fbcon_set_bind("/sys", &st, false);
 			if (r < 0) {
 				ERR("%s: cannot unbind fbcon through /sys/class/vtconsole/%s/bind: "
 				    "%s",
 				    name, st.vtcon, strerror(-r));
 				goto finish;
 			}
+			fbcon_unbound = true;
 		}
 	}
 
@@ -290,6 +291,8 @@ static int do_unload(int argc, char *argv[])
 		break;
 	}
 
+	driver_gone = true;
+
 	/* 4. Wait for the class device to go, then its node and links. */
 	r = fb_wait_gone(syspath, timeout * 1000);
 	if (r < 0) {
@@ -305,6 +308,14 @@ static int do_unload(int argc, char *argv[])
 	}
 	ret = FB_EXIT_OK;
 finish:
+	if (fbcon_unbound && !driver_gone) {
+		/* Nothing was removed: give the console back. */
+		if (fb_fbcon_set_bind("/sys", &st, true) == 0)
+			printf("%s: fbcon bound again (%s)\n", name, st.vtcon);
+		else
+			WRN("%s: fbcon stays unbound: cannot write /sys/class/vtconsole/%s/bind",
+			    name, st.vtcon);
+	}
 	kmod_unref(ctx);
 	free(name);
 	free(syspath);

@@ -484,7 +484,7 @@ int fb_fbcon_consoles(const struct fb_device *dev, const char *devdir, unsigned 
 	return (int)n;
 }
 
-int fb_fbcon_unbind(const char *sysroot, const struct fb_fbcon_state *st)
+int fb_fbcon_set_bind(const char *sysroot, const struct fb_fbcon_state *st, bool bind)
 {
 	char path[4096];
 	_cleanup_close_ int fd = -1;
@@ -493,7 +493,7 @@ int fb_fbcon_unbind(const char *sysroot, const struct fb_fbcon_state *st)
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (write(fd, "0\n", 2) != 2)
+	if (write(fd, bind ? "1\n" : "0\n", 2) != 2)
 		return -errno;
 	return 0;
 }

@@ -86,8 +86,8 @@ int fb_fbcon_read(const char *sysroot, struct fb_fbcon_state *st);
  * number of consoles (0 when none) or -errno. */
 int fb_fbcon_consoles(const struct fb_device *dev, const char *devdir, unsigned *first,
 		      unsigned *last);
-/* Write 0 to the vtconsole's bind file.  Returns 0 or -errno. */
-int fb_fbcon_unbind(const char *sysroot, const struct fb_fbcon_state *st);
+/* Write 1 or 0 to the vtconsole's bind file.  Returns 0 or -errno. */
+int fb_fbcon_set_bind(const char *sysroot, const struct fb_fbcon_state *st, bool bind);
 
 /* ---- pure parsers (unit-tested with fake text) ---- */
 
