@@ -51,8 +51,9 @@ static void kernel_user_load(struct kernel_user *k, const struct fb_fbcon_state 
 	}
 }
 
-static void print_human(const struct fb_device *dev, size_t t, const struct fb_holder_list *hl,
-			const struct kernel_user *k, const struct fb_fbcon_state *st)
+static void print_human(const struct fb_device *dev, size_t t,
+			const struct fb_holder_list *hl, const struct kernel_user *k,
+			const struct fb_fbcon_state *st)
 {
 	size_t n = fb_holders_count(hl, t);
 	char how[512];
@@ -72,11 +73,11 @@ static void print_human(const struct fb_device *dev, size_t t, const struct fb_h
 		       fb_holder_describe(h, how, sizeof(how)));
 	}
 	if (k->fbcon && !k->map_error)
-		printf("    kernel      %-16s %s bound, consoles %u-%u\n", "fbcon", st->vtcon,
-		       k->first, k->last);
+		printf("    kernel      %-16s %s bound, consoles %u-%u\n", "fbcon",
+		       st->vtcon, k->first, k->last);
 	else if (k->fbcon)
-		printf("    kernel      %-16s %s bound, console map unknown (%s)\n", "fbcon",
-		       st->vtcon, strerror(-k->map_error));
+		printf("    kernel      %-16s %s bound, console map unknown (%s)\n",
+		       "fbcon", st->vtcon, strerror(-k->map_error));
 }
 
 static struct json_object *json_device(const struct fb_device *dev, size_t t,
@@ -84,7 +85,8 @@ static struct json_object *json_device(const struct fb_device *dev, size_t t,
 				       const struct kernel_user *k,
 				       const struct fb_fbcon_state *st)
 {
-	struct json_object *o = json_object_new_object(), *procs = json_object_new_array();
+	struct json_object *o = json_object_new_object(),
+			   *procs = json_object_new_array();
 	struct json_object *kern = json_object_new_array();
 	char buf[512];
 
@@ -132,11 +134,11 @@ static int do_holders(int argc, char *argv[])
 {
 	enum { OPT_DEV = 0x100, OPT_PROC };
 	static const struct option options[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "dev", required_argument, NULL, OPT_DEV },
-		{ "proc", required_argument, NULL, OPT_PROC },
-		{ "help", no_argument, NULL, 'h' },
-		{},
+	    {"json", no_argument, NULL, 'J'},
+	    {"dev", required_argument, NULL, OPT_DEV},
+	    {"proc", required_argument, NULL, OPT_PROC},
+	    {"help", no_argument, NULL, 'h'},
+	    {},
 	};
 	const char *devdir = "/dev", *procdir = "/proc";
 	bool json = false;
@@ -205,7 +207,8 @@ static int do_holders(int argc, char *argv[])
 	}
 	r = fb_fbcon_read("/sys", &st);
 	if (r < 0)
-		WRN("/sys/class/vtconsole: cannot read: %s; fbcon not checked", strerror(-r));
+		WRN("/sys/class/vtconsole: cannot read: %s; fbcon not checked",
+		    strerror(-r));
 	if (json) {
 		doc = json_object_new_object();
 		arr = json_object_new_array();
@@ -223,7 +226,8 @@ static int do_holders(int argc, char *argv[])
 			print_human(sel[i], i, &hl, &k, &st);
 	}
 	if (hl.n_uninspectable)
-		WRN("%zu of %zu processes could not be inspected (permission denied, first pid "
+		WRN("%zu of %zu processes could not be inspected (permission denied, "
+		    "first pid "
 		    "%d): their holds are unknown; run as root to see them",
 		    hl.n_uninspectable, hl.n_processes, (int)hl.first_uninspectable);
 	if (json && json_print(doc) < 0)
@@ -238,7 +242,7 @@ finish:
 }
 
 const struct fb_cmd fb_cmd_holders = {
-	.name = "holders",
-	.cmd = do_holders,
-	.help = "list processes and kernel users holding framebuffers",
+    .name = "holders",
+    .cmd = do_holders,
+    .help = "list processes and kernel users holding framebuffers",
 };

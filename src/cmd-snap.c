@@ -36,7 +36,8 @@ static void default_name(char *buf, size_t len, const char *dir, const char *fbn
 
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "%s%s%s-%s.png", dir ? dir : "", dir ? "/" : "", fbname, stamp);
+	snprintf(buf, len, "%s%s%s-%s.png", dir ? dir : "", dir ? "/" : "", fbname,
+		 stamp);
 }
 
 /* Write the PNG to path through a temporary file renamed into place, so
@@ -87,10 +88,11 @@ static int snap_one(const struct fb_device *dev, const char *devdir, const char 
 			ERR("%s: the device went away while it was read (%s)", dev->name,
 			    strerror(-r));
 		else if (r == -ENOENT)
-			ERR("%s: no node %s/%s; 'fbclassctl coldplug' creates it", dev->name,
-			    devdir, dev->devname);
+			ERR("%s: no node %s/%s; 'fbclassctl coldplug' creates it",
+			    dev->name, devdir, dev->devname);
 		else if (r != -EOPNOTSUPP && r != -ERANGE && r != -ENODATA)
-			ERR("%s: cannot read the framebuffer: %s", dev->name, strerror(-r));
+			ERR("%s: cannot read the framebuffer: %s", dev->name,
+			    strerror(-r));
 		return r;
 	}
 	if (!path) {
@@ -100,8 +102,8 @@ static int snap_one(const struct fb_device *dev, const char *devdir, const char 
 	r = write_file(path, rgb, w, h);
 	free(rgb);
 	if (r < 0) {
-		ERR("%s: cannot write %s: %s", dev->name, strcmp(path, "-") ? path : "stdout",
-		    strerror(-r));
+		ERR("%s: cannot write %s: %s", dev->name,
+		    strcmp(path, "-") ? path : "stdout", strerror(-r));
 		return r;
 	}
 	if (strcmp(path, "-") != 0)
@@ -113,10 +115,10 @@ static int do_snap(int argc, char *argv[])
 {
 	enum { OPT_DEV = 0x100 };
 	static const struct option options[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "dev", required_argument, NULL, OPT_DEV },
-		{ "help", no_argument, NULL, 'h' },
-		{},
+	    {"all", no_argument, NULL, 'a'},
+	    {"dev", required_argument, NULL, OPT_DEV},
+	    {"help", no_argument, NULL, 'h'},
+	    {},
 	};
 	const char *devdir = "/dev";
 	bool all = false;
@@ -153,7 +155,8 @@ static int do_snap(int argc, char *argv[])
 		if (!list.n)
 			INF("no framebuffer devices found in /sys/class/graphics");
 		for (size_t i = 0; i < list.n; i++)
-			if (snap_one(&list.devices[i], devdir, NULL, nargs ? argv[optind] : NULL) < 0)
+			if (snap_one(&list.devices[i], devdir, NULL,
+				     nargs ? argv[optind] : NULL) < 0)
 				ret = FB_EXIT_ERROR;
 	} else {
 		const struct fb_device *d = fb_device_list_find(&list, argv[optind]);
@@ -161,7 +164,8 @@ static int do_snap(int argc, char *argv[])
 		if (!d) {
 			ERR("%s: no such framebuffer", argv[optind]);
 			ret = FB_EXIT_ERROR;
-		} else if (snap_one(d, devdir, nargs == 2 ? argv[optind + 1] : NULL, NULL) < 0) {
+		} else if (snap_one(d, devdir, nargs == 2 ? argv[optind + 1] : NULL,
+				    NULL) < 0) {
 			ret = FB_EXIT_ERROR;
 		}
 	}
@@ -170,7 +174,7 @@ static int do_snap(int argc, char *argv[])
 }
 
 const struct fb_cmd fb_cmd_snap = {
-	.name = "snap",
-	.cmd = do_snap,
-	.help = "write the visible area of a framebuffer as a PNG",
+    .name = "snap",
+    .cmd = do_snap,
+    .help = "write the visible area of a framebuffer as a PNG",
 };

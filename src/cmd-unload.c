@@ -19,18 +19,19 @@
 
 static void unload_usage(void)
 {
-	printf("Usage: fbclassctl unload [options] DEVICE\n"
-	       "\n"
-	       "Remove the driver of a framebuffer safely: refuse while a process holds\n"
-	       "it, unbind fbcon first, remove the module when its refcount is 0 (else\n"
-	       "unbind the parent device), wait for the device to go, then remove its\n"
-	       "node and /dev/fb/by-* links.\n"
-	       "\n"
-	       "Options:\n"
-	       "      --force          do not check holders (dangerous; see fbclassctl(8))\n"
-	       "      --timeout SECS   wait this long for the device to go (default 5)\n"
-	       "      --dev DIR        device directory (default /dev)\n"
-	       "  -h, --help           show this help\n");
+	printf(
+	    "Usage: fbclassctl unload [options] DEVICE\n"
+	    "\n"
+	    "Remove the driver of a framebuffer safely: refuse while a process holds\n"
+	    "it, unbind fbcon first, remove the module when its refcount is 0 (else\n"
+	    "unbind the parent device), wait for the device to go, then remove its\n"
+	    "node and /dev/fb/by-* links.\n"
+	    "\n"
+	    "Options:\n"
+	    "      --force          do not check holders (dangerous; see fbclassctl(8))\n"
+	    "      --timeout SECS   wait this long for the device to go (default 5)\n"
+	    "      --dev DIR        device directory (default /dev)\n"
+	    "  -h, --help           show this help\n");
 }
 
 /* Devices bound to the driver of parent: the driver directory's symlinks
@@ -110,9 +111,11 @@ static size_t check_holders(const struct fb_device *dev, const char *devdir, boo
 
 		fb_holder_describe(h, how, sizeof(how));
 		if (force)
-			WRN("%s: held by pid %d (%s): %s", dev->name, (int)h->pid, h->comm, how);
+			WRN("%s: held by pid %d (%s): %s", dev->name, (int)h->pid,
+			    h->comm, how);
 		else
-			ERR("%s: held by pid %d (%s): %s", dev->name, (int)h->pid, h->comm, how);
+			ERR("%s: held by pid %d (%s): %s", dev->name, (int)h->pid,
+			    h->comm, how);
 	}
 	fb_holder_list_free(&hl);
 	return n;
@@ -122,11 +125,11 @@ static int do_unload(int argc, char *argv[])
 {
 	enum { OPT_FORCE = 0x100, OPT_TIMEOUT, OPT_DEV };
 	static const struct option options[] = {
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "dev", required_argument, NULL, OPT_DEV },
-		{ "help", no_argument, NULL, 'h' },
-		{},
+	    {"force", no_argument, NULL, OPT_FORCE},
+	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+	    {"dev", required_argument, NULL, OPT_DEV},
+	    {"help", no_argument, NULL, 'h'},
+	    {},
 	};
 	const char *devdir = "/dev", *why = NULL;
 	bool force = false, fbcon_unbound = false, driver_gone = false;
@@ -134,7 +137,7 @@ static int do_unload(int argc, char *argv[])
 	struct fb_device_list list = {};
 	const struct fb_device *dev;
 	const struct fb_parent *parent;
-	struct fb_unload_facts facts = { .refcnt = -1 };
+	struct fb_unload_facts facts = {.refcnt = -1};
 	struct fb_fbcon_state st;
 	struct kmod_ctx *ctx = NULL;
 	enum fb_unload_method method;
@@ -149,7 +152,8 @@ static int do_unload(int argc, char *argv[])
 			break;
 		case OPT_TIMEOUT:
 			if (fb_parse_uint(optarg, &timeout) < 0 || timeout > 3600) {
-				ERR("--timeout: \"%s\" is not a number of seconds (0 to 3600)",
+				ERR("--timeout: \"%s\" is not a number of seconds (0 to "
+				    "3600)",
 				    optarg);
 				return fb_usage_error("unload");
 			}
@@ -165,7 +169,8 @@ static int do_unload(int argc, char *argv[])
 		}
 	}
 	if (optind + 1 != argc) {
-		ERR("%s", optind == argc ? "missing DEVICE" : "only one DEVICE at a time");
+		ERR("%s",
+		    optind == argc ? "missing DEVICE" : "only one DEVICE at a time");
 		return fb_usage_error("unload");
 	}
 	r = fb_device_scan(&list);
@@ -190,21 +195,25 @@ static int do_unload(int argc, char *argv[])
 	n_holders = check_holders(dev, devdir, force, &uninspectable);
 	if (!force && (n_holders || uninspectable)) {
 		if (n_holders)
-			ERR("%s: refusing to unload: %zu process%s hold%s it; close %s first "
+			ERR("%s: refusing to unload: %zu process%s hold%s it; close %s "
+			    "first "
 			    "(or see --force)",
-			    name, n_holders, n_holders == 1 ? "" : "es", n_holders == 1 ? "s" : "",
-			    n_holders == 1 ? "it" : "them");
+			    name, n_holders, n_holders == 1 ? "" : "es",
+			    n_holders == 1 ? "s" : "", n_holders == 1 ? "it" : "them");
 		if (uninspectable)
-			ERR("%s: refusing to unload: %zu processes could not be inspected "
+			ERR("%s: refusing to unload: %zu processes could not be "
+			    "inspected "
 			    "(run as root)",
 			    name, uninspectable);
 		goto finish;
 	}
 	if (force) {
-		WRN("*** --force: %s is unloaded although %zu process%s hold%s it and %zu could "
-		    "not be inspected; their next access or close may crash the kernel ***",
-		    name, n_holders, n_holders == 1 ? "" : "es", n_holders == 1 ? "s" : "",
-		    uninspectable);
+		WRN("*** --force: %s is unloaded although %zu process%s hold%s it and "
+		    "%zu could "
+		    "not be inspected; their next access or close may crash the kernel "
+		    "***",
+		    name, n_holders, n_holders == 1 ? "" : "es",
+		    n_holders == 1 ? "s" : "", uninspectable);
 	}
 
 	/* 2. fbcon, if it runs on this framebuffer. */
@@ -215,16 +224,18 @@ static int do_unload(int argc, char *argv[])
 
 		if (nc != 0) {
 			if (nc > 0)
-				printf("%s: unbinding fbcon (%s, consoles %u-%u) first\n", name,
-				       st.vtcon, first, last);
+				printf("%s: unbinding fbcon (%s, consoles %u-%u) first\n",
+				       name, st.vtcon, first, last);
 			else
-				printf("%s: unbinding fbcon (%s; its console map is unknown: %s) "
+				printf("%s: unbinding fbcon (%s; its console map is "
+				       "unknown: %s) "
 				       "first\n",
 				       name, st.vtcon, strerror(-nc));
 			fflush(stdout);
 			r = fb_fbcon_set_bind("/sys", &st, false);
 			if (r < 0) {
-				ERR("%s: cannot unbind fbcon through /sys/class/vtconsole/%s/bind: "
+				ERR("%s: cannot unbind fbcon through "
+				    "/sys/class/vtconsole/%s/bind: "
 				    "%s",
 				    name, st.vtcon, strerror(-r));
 				goto finish;
@@ -269,7 +280,8 @@ static int do_unload(int argc, char *argv[])
 			kmod_module_unref(mod);
 		}
 		if (r < 0) {
-			ERR("%s: cannot remove module %s: %s", name, parent->module, strerror(-r));
+			ERR("%s: cannot remove module %s: %s", name, parent->module,
+			    strerror(-r));
 			goto finish;
 		}
 		break;
@@ -279,8 +291,8 @@ static int do_unload(int argc, char *argv[])
 			printf("%s: unbinding %s from driver %s (module %s: %s)\n", name,
 			       parent->sysname, parent->driver, parent->module, why);
 		else
-			printf("%s: unbinding %s from driver %s (%s)\n", name, parent->sysname,
-			       parent->driver, why);
+			printf("%s: unbinding %s from driver %s (%s)\n", name,
+			       parent->sysname, parent->driver, why);
 		fflush(stdout);
 		r = unbind_parent(parent->syspath, parent->sysname);
 		if (r < 0) {
@@ -296,7 +308,8 @@ static int do_unload(int argc, char *argv[])
 	/* 4. Wait for the class device to go, then its node and links. */
 	r = fb_wait_gone(syspath, timeout * 1000);
 	if (r < 0) {
-		ERR("%s: %s still exists after %u s; node left in place", name, syspath, timeout);
+		ERR("%s: %s still exists after %u s; node left in place", name, syspath,
+		    timeout);
 		goto finish;
 	}
 	printf("%s: %s is gone\n", name, syspath);
@@ -313,7 +326,8 @@ finish:
 		if (fb_fbcon_set_bind("/sys", &st, true) == 0)
 			printf("%s: fbcon bound again (%s)\n", name, st.vtcon);
 		else
-			WRN("%s: fbcon stays unbound: cannot write /sys/class/vtconsole/%s/bind",
+			WRN("%s: fbcon stays unbound: cannot write "
+			    "/sys/class/vtconsole/%s/bind",
 			    name, st.vtcon);
 	}
 	kmod_unref(ctx);
@@ -324,7 +338,7 @@ finish:
 }
 
 const struct fb_cmd fb_cmd_unload = {
-	.name = "unload",
-	.cmd = do_unload,
-	.help = "remove a framebuffer's driver when nobody holds it",
+    .name = "unload",
+    .cmd = do_unload,
+    .help = "remove a framebuffer's driver when nobody holds it",
 };

@@ -109,7 +109,8 @@ bool fb_maps_path_deleted(const char *path)
 	static const char suffix[] = " (deleted)";
 	size_t n = strlen(path);
 
-	return n >= sizeof(suffix) - 1 && strcmp(path + n - (sizeof(suffix) - 1), suffix) == 0;
+	return n >= sizeof(suffix) - 1 &&
+	       strcmp(path + n - (sizeof(suffix) - 1), suffix) == 0;
 }
 
 bool fb_vtcon_name_is_fbcon(const char *name)
@@ -129,8 +130,8 @@ void fb_holder_target_init(struct fb_holder_target *t, const struct fb_device *d
 	t->name = dev->name;
 	t->rdev = dev->devnum;
 	fb_node_inspect(dev, devdir, &node);
-	if (node.state == FB_NODE_OK && lstat(node.path, &st) == 0 && S_ISCHR(st.st_mode) &&
-	    st.st_rdev == dev->devnum) {
+	if (node.state == FB_NODE_OK && lstat(node.path, &st) == 0 &&
+	    S_ISCHR(st.st_mode) && st.st_rdev == dev->devnum) {
 		t->has_node = true;
 		t->node_dev = st.st_dev;
 		t->node_ino = st.st_ino;
@@ -252,7 +253,8 @@ static int scan_fds(struct scan_ctx *c, int piddir, pid_t pid, const char *comm)
 }
 
 /* Which target, if any, a mapping is of. */
-static ssize_t mapping_target(struct scan_ctx *c, int mapfiles, const struct fb_maps_entry *e)
+static ssize_t mapping_target(struct scan_ctx *c, int mapfiles,
+			      const struct fb_maps_entry *e)
 {
 	dev_t fsdev = makedev(e->dev_major, e->dev_minor);
 	char name[64];
@@ -272,9 +274,9 @@ static ssize_t mapping_target(struct scan_ctx *c, int mapfiles, const struct fb_
 	if (mapfiles >= 0) {
 		snprintf(name, sizeof(name), "%" PRIx64 "-%" PRIx64, e->start, e->end);
 		if (fstatat(mapfiles, name, &st, 0) == 0)
-			return S_ISCHR(st.st_mode) ? target_by_rdev(c->targets, c->n_targets,
-								    st.st_rdev)
-						   : -1;
+			return S_ISCHR(st.st_mode)
+				   ? target_by_rdev(c->targets, c->n_targets, st.st_rdev)
+				   : -1;
 	}
 	/* ...and without map_files (not root), the path when it still names
 	 * that same inode. */
@@ -346,7 +348,7 @@ static int holder_cmp(const void *a, const void *b)
 int fb_holders_scan(const char *procdir, const struct fb_holder_target *targets, size_t n,
 		    struct fb_holder_list *out)
 {
-	struct scan_ctx c = { .targets = targets, .n_targets = n, .out = out };
+	struct scan_ctx c = {.targets = targets, .n_targets = n, .out = out};
 	pid_t self = getpid();
 	struct dirent *de;
 	DIR *d;
@@ -379,7 +381,8 @@ int fb_holders_scan(const char *procdir, const struct fb_holder_target *targets,
 			if (!out->n_uninspectable)
 				out->first_uninspectable = pid;
 			out->n_uninspectable++;
-			DBG("pid %d (%s): cannot inspect: %s", (int)pid, comm, strerror(EACCES));
+			DBG("pid %d (%s): cannot inspect: %s", (int)pid, comm,
+			    strerror(EACCES));
 		}
 	}
 	closedir(d);
@@ -470,7 +473,7 @@ int fb_fbcon_consoles(const struct fb_device *dev, const char *devdir, unsigned 
 		return fd;
 	/* MAX_NR_CONSOLES is 63; consoles are 1-based. */
 	for (unsigned con = 1; con <= 63; con++) {
-		struct fb_con2fbmap m = { .console = con };
+		struct fb_con2fbmap m = {.console = con};
 
 		if (ioctl(fd, FBIOGET_CON2FBMAP, &m) < 0)
 			return n ? (int)n : -errno;

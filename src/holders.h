@@ -33,12 +33,12 @@ struct fb_holder_target {
 
 /* One process holding one target. */
 struct fb_holder {
-	size_t target;	/* index into the targets array */
+	size_t target; /* index into the targets array */
 	pid_t pid;
 	char comm[32];
 	int fds[FB_HOLDER_MAX_FDS]; /* open fds on the node, ascending */
 	size_t n_fds;
-	size_t n_fds_more; /* fds beyond FB_HOLDER_MAX_FDS */
+	size_t n_fds_more;   /* fds beyond FB_HOLDER_MAX_FDS */
 	uint64_t mmap_bytes; /* sum of the mappings' sizes */
 	size_t n_mappings;
 };
@@ -73,9 +73,9 @@ void fb_holder_target_init(struct fb_holder_target *t, const struct fb_device *d
 
 /* A vtconsole driven by fbcon ("frame buffer device"). */
 struct fb_fbcon_state {
-	bool present;	    /* a vtconsole with a frame buffer name exists */
-	bool bound;	    /* its "bind" reads 1 */
-	char vtcon[256];    /* "vtcon1" */
+	bool present;	 /* a vtconsole with a frame buffer name exists */
+	bool bound;	 /* its "bind" reads 1 */
+	char vtcon[256]; /* "vtcon1" */
 };
 
 /* Read /sys/class/vtconsole (under sysroot, normally "/sys").  Returns 0

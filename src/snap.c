@@ -60,7 +60,13 @@ int fb_snap_format_from_hw(const struct fb_hwinfo *hw, struct fb_snap_format *fm
 		return -EOPNOTSUPP;
 	}
 	switch (fmt->bpp) {
-	case 1: case 2: case 4: case 8: case 16: case 24: case 32:
+	case 1:
+	case 2:
+	case 4:
+	case 8:
+	case 16:
+	case 24:
+	case 32:
 		return 0;
 	default:
 		*why = "bits_per_pixel is not 1, 2, 4, 8, 16, 24 or 32";
@@ -103,14 +109,16 @@ static uint8_t cmap8(const uint16_t *table, const struct fb_cmap_copy *c, uint32
 	return (uint8_t)(table[idx - c->start] >> 8);
 }
 
-static uint32_t load_pixel(const uint8_t *line, uint64_t x, const struct fb_snap_format *fmt)
+static uint32_t load_pixel(const uint8_t *line, uint64_t x,
+			   const struct fb_snap_format *fmt)
 {
 	unsigned bpp = fmt->bpp;
 
 	if (bpp < 8) {
 		uint64_t bit = x * bpp;
 		uint8_t byte = line[bit / 8];
-		unsigned shift = fmt->lsb_first ? (unsigned)(bit % 8) : 8 - bpp - (unsigned)(bit % 8);
+		unsigned shift =
+		    fmt->lsb_first ? (unsigned)(bit % 8) : 8 - bpp - (unsigned)(bit % 8);
 
 		return (byte >> shift) & ((1u << bpp) - 1);
 	}
@@ -176,7 +184,13 @@ int fb_snap_convert(const uint8_t *src, size_t len, const struct fb_snap_area *a
 	size_t span = fb_snap_span(a);
 
 	switch (fmt->bpp) {
-	case 1: case 2: case 4: case 8: case 16: case 24: case 32:
+	case 1:
+	case 2:
+	case 4:
+	case 8:
+	case 16:
+	case 24:
+	case 32:
 		break;
 	default:
 		return -EINVAL;
@@ -231,7 +245,8 @@ int fb_snap_write_png(FILE *out, const uint8_t *rgb, unsigned width, unsigned he
 
 	if (!width || !height)
 		return -EINVAL;
-	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &e, png_error_fn, png_warning_fn);
+	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &e, png_error_fn,
+				      png_warning_fn);
 	if (!png)
 		return -ENOMEM;
 	info = png_create_info_struct(png);
@@ -273,7 +288,7 @@ static void on_sigbus(int sig)
 
 int fb_snap_copy_guarded(uint8_t *dst, const volatile uint8_t *map, size_t off, size_t n)
 {
-	struct sigaction sa = { .sa_handler = on_sigbus }, old;
+	struct sigaction sa = {.sa_handler = on_sigbus}, old;
 	int r = 0;
 
 	sigemptyset(&sa.sa_mask);
@@ -353,10 +368,12 @@ int fb_snap_read(const struct fb_device *dev, const char *devdir, uint8_t **rgb,
 	a.height = hw.var.yres;
 	a.line_length = hw.fix.line_length;
 	if (!a.line_length)
-		a.line_length = (unsigned)(((uint64_t)hw.var.xres_virtual * fmt.bpp + 7) / 8);
+		a.line_length =
+		    (unsigned)(((uint64_t)hw.var.xres_virtual * fmt.bpp + 7) / 8);
 	span = fb_snap_span(&a);
 	if (!a.width || !a.height || !span || span > hw.fix.smem_len) {
-		ERR("%s: visible area %ux%u+%u+%u (line_length %u) does not fit in smem_len %u",
+		ERR("%s: visible area %ux%u+%u+%u (line_length %u) does not fit in "
+		    "smem_len %u",
 		    dev->name, a.width, a.height, a.xoffset, a.yoffset, a.line_length,
 		    hw.fix.smem_len);
 		r = -ERANGE;
@@ -379,8 +396,8 @@ int fb_snap_read(const struct fb_device *dev, const char *devdir, uint8_t **rgb,
 	a.yoffset = 0;
 	r = fb_snap_convert(buf, span - first, &a, &fmt, out);
 	if (r == -ENODATA)
-		ERR("%s: format %s needs a colour map and FBIOGETCMAP gave none", dev->name,
-		    pf.name);
+		ERR("%s: format %s needs a colour map and FBIOGETCMAP gave none",
+		    dev->name, pf.name);
 	if (r < 0)
 		goto finish;
 	*rgb = out;

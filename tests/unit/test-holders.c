@@ -16,11 +16,14 @@
 static void test_maps_parser(void)
 {
 	struct fb_maps_entry e;
-	char l1[] = "7f3a1c000000-7f3a1c3e8000 rw-s 00000000 00:05 17                         "
-		    "/dev/fb0\n";
-	char l2[] = "55d0c0a00000-55d0c0a21000 rw-p 00000000 00:00 0                          "
-		    "[heap]";
-	char l3[] = "7ffd1000-7ffd2000 r--p 00001000 fe:01 1234567 /usr/lib/x.so (deleted)";
+	char l1[] =
+	    "7f3a1c000000-7f3a1c3e8000 rw-s 00000000 00:05 17                         "
+	    "/dev/fb0\n";
+	char l2[] =
+	    "55d0c0a00000-55d0c0a21000 rw-p 00000000 00:00 0                          "
+	    "[heap]";
+	char l3[] =
+	    "7ffd1000-7ffd2000 r--p 00001000 fe:01 1234567 /usr/lib/x.so (deleted)";
 	char l4[] = "00400000-00401000 r-xp 00000000 1d:01 9";
 	char bad1[] = "7f3a1c000000 rw-s 00000000 00:05 17 /dev/fb0";
 	char bad2[] = "2000-1000 rw-s 00000000 00:05 17 /dev/fb0";
@@ -91,13 +94,14 @@ static void test_small_parsers(void)
 
 static void test_describe(void)
 {
-	struct fb_holder h = { .pid = 1, .fds = { 3, 7 }, .n_fds = 2 };
+	struct fb_holder h = {.pid = 1, .fds = {3, 7}, .n_fds = 2};
 	char buf[128];
 
 	ASSERT_STR_EQ(fb_holder_describe(&h, buf, sizeof(buf)), "fd 3,7");
 	h.n_mappings = 1;
 	h.mmap_bytes = 4096000;
-	ASSERT_STR_EQ(fb_holder_describe(&h, buf, sizeof(buf)), "fd 3,7, mmap 4096000 bytes");
+	ASSERT_STR_EQ(fb_holder_describe(&h, buf, sizeof(buf)),
+		      "fd 3,7, mmap 4096000 bytes");
 	h.n_fds = 0;
 	h.n_mappings = 2;
 	ASSERT_STR_EQ(fb_holder_describe(&h, buf, sizeof(buf)),
@@ -158,10 +162,11 @@ static void build_tree(const struct stat *idnode, const struct stat *devnull)
 	dir("200/fd");
 	dir("200/map_files");
 	put("200/comm", "mapper\n");
-	put("200/maps", "55d0c0a00000-55d0c0a21000 rw-p 00000000 00:00 0 [heap]\n"
-			"7f3a1c000000-7f3a1c3e8000 rw-s 00000000 00:2a 99 /tmp/private/fb0 "
-			"(deleted)\n"
-			"7f3a1d000000-7f3a1d001000 r--p 00000000 fe:01 55 /usr/lib/x.so\n");
+	put("200/maps",
+	    "55d0c0a00000-55d0c0a21000 rw-p 00000000 00:00 0 [heap]\n"
+	    "7f3a1c000000-7f3a1c3e8000 rw-s 00000000 00:2a 99 /tmp/private/fb0 "
+	    "(deleted)\n"
+	    "7f3a1d000000-7f3a1d001000 r--p 00000000 fe:01 55 /usr/lib/x.so\n");
 	link_to("/dev/null", "200/map_files/7f3a1c000000-7f3a1c3e8000");
 	link_to("/bin/sh", "200/map_files/7f3a1d000000-7f3a1d001000");
 
@@ -171,7 +176,8 @@ static void build_tree(const struct stat *idnode, const struct stat *devnull)
 	put("400/comm", "byinode\n");
 	snprintf(maps, sizeof(maps),
 		 "7f0000000000-7f0000002000 rw-s 00000000 %02x:%02x %lu /dev/fb7\n",
-		 major(idnode->st_dev), minor(idnode->st_dev), (unsigned long)idnode->st_ino);
+		 major(idnode->st_dev), minor(idnode->st_dev),
+		 (unsigned long)idnode->st_ino);
 	put("400/maps", maps);
 
 	/* pid 500: no map_files; the path still names the mapped inode.  A
@@ -182,9 +188,9 @@ static void build_tree(const struct stat *idnode, const struct stat *devnull)
 	snprintf(maps, sizeof(maps),
 		 "1000-2000 rw-s 00000000 %02x:%02x %lu /dev/null\n"
 		 "3000-5000 rw-s 00000000 %02x:%02x %lu /dev/null\n",
-		 major(devnull->st_dev), minor(devnull->st_dev), (unsigned long)devnull->st_ino,
 		 major(devnull->st_dev), minor(devnull->st_dev),
-		 (unsigned long)devnull->st_ino + 1);
+		 (unsigned long)devnull->st_ino, major(devnull->st_dev),
+		 minor(devnull->st_dev), (unsigned long)devnull->st_ino + 1);
 	put("500/maps", maps);
 
 	/* pid 600: holds nothing of ours. */
@@ -216,9 +222,12 @@ static const struct fb_holder *find(const struct fb_holder_list *l, pid_t pid)
 static void check_scan(const struct stat *idnode, bool expect_denied)
 {
 	struct fb_holder_target t[2] = {
-		{ .name = "null", .rdev = makedev(1, 3) },
-		{ .name = "fb7", .rdev = makedev(29, 7), .has_node = true,
-		  .node_dev = idnode->st_dev, .node_ino = idnode->st_ino },
+	    {.name = "null", .rdev = makedev(1, 3)},
+	    {.name = "fb7",
+	     .rdev = makedev(29, 7),
+	     .has_node = true,
+	     .node_dev = idnode->st_dev,
+	     .node_ino = idnode->st_ino},
 	};
 	struct fb_holder_list l;
 	const struct fb_holder *h;
@@ -279,7 +288,8 @@ static void test_fake_proc(void)
 	int status;
 	pid_t child;
 
-	snprintf(root, sizeof(root), "%s/fbclass-holders.XXXXXX", getenv("TMPDIR") ?: "/tmp");
+	snprintf(root, sizeof(root), "%s/fbclass-holders.XXXXXX",
+		 getenv("TMPDIR") ?: "/tmp");
 	ASSERT_TRUE(mkdtemp(root) != NULL);
 	chmod(root, 0755);
 	snprintf(p, sizeof(p), "%s/300/fd", root);

@@ -14,9 +14,12 @@
 
 static void test_decide(void)
 {
-	struct fb_unload_facts vfb = { .has_parent = true, .has_driver = true,
-				       .has_module = true, .refcnt = 0, .bound_devices = 1,
-				       .on_platform_bus = true };
+	struct fb_unload_facts vfb = {.has_parent = true,
+				      .has_driver = true,
+				      .has_module = true,
+				      .refcnt = 0,
+				      .bound_devices = 1,
+				      .on_platform_bus = true};
 	struct fb_unload_facts f;
 	const char *why = NULL;
 
@@ -54,7 +57,8 @@ static void test_link_points_to(void)
 	ASSERT_TRUE(fb_link_points_to("/dev", "fb/by-name", "./../../fb1", "fb1"));
 	ASSERT_TRUE(fb_link_points_to("/dev", "fb/by-path", "/dev/fb1", "fb1"));
 	ASSERT_TRUE(fb_link_points_to("/dev/", "fb/by-path", "/dev//fb1", "fb1"));
-	ASSERT_TRUE(fb_link_points_to("/tmp/x/dev", "fb/by-path", "/tmp/x/dev/fb1", "fb1"));
+	ASSERT_TRUE(
+	    fb_link_points_to("/tmp/x/dev", "fb/by-path", "/tmp/x/dev/fb1", "fb1"));
 	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "../../fb10", "fb1"));
 	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "../../fb0", "fb1"));
 	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "../fb1", "fb1"));
@@ -95,7 +99,8 @@ static void test_remove_node(void)
 	char p[512], outside[512];
 	int r;
 
-	snprintf(root, sizeof(root), "%s/fbclass-unload.XXXXXX", getenv("TMPDIR") ?: "/tmp");
+	snprintf(root, sizeof(root), "%s/fbclass-unload.XXXXXX",
+		 getenv("TMPDIR") ?: "/tmp");
 	ASSERT_TRUE(mkdtemp(root) != NULL);
 	snprintf(outside, sizeof(outside), "%s/outside", root);
 	sh("mkdir -p $R/dev/fb/by-path $R/dev/fb/by-name $R/outside/by-x && "
@@ -110,8 +115,8 @@ static void test_remove_node(void)
 		snprintf(p, sizeof(p), "%s/dev/fb0", root);
 		ASSERT_INT_EQ(mknod(p, S_IFCHR | 0600, makedev(29, 0)), 0);
 		/* the wrong device number: neither it nor its links removed */
-		r = fb_unload_remove_node(strcat(strcpy(p, root), "/dev"), "fb0", makedev(29, 9),
-					  report);
+		r = fb_unload_remove_node(strcat(strcpy(p, root), "/dev"), "fb0",
+					  makedev(29, 9), report);
 		ASSERT_INT_EQ(r, 0);
 		ASSERT_TRUE(exists("dev/fb0"));
 		ASSERT_TRUE(exists("dev/fb/by-name/other"));
@@ -131,20 +136,23 @@ static void test_remove_node(void)
 		printf("# not root: the character device half is not tested\n");
 	}
 	/* a regular file at the node's name: nothing removed */
-	sh("rm -f $R/dev/fb1 && touch $R/dev/fb1 && ln -sf ../../fb1 $R/dev/fb/by-name/vfb");
-	r = fb_unload_remove_node(strcat(strcpy(p, root), "/dev"), "fb1", makedev(29, 1), NULL);
+	sh("rm -f $R/dev/fb1 && touch $R/dev/fb1 && ln -sf ../../fb1 "
+	   "$R/dev/fb/by-name/vfb");
+	r = fb_unload_remove_node(strcat(strcpy(p, root), "/dev"), "fb1", makedev(29, 1),
+				  NULL);
 	ASSERT_INT_EQ(r, 0);
 	ASSERT_TRUE(exists("dev/fb1"));
 	ASSERT_TRUE(exists("dev/fb/by-name/vfb"));
 	/* the name free (the daemon removed the node): the links still go */
 	sh("rm -f $R/dev/fb1");
-	r = fb_unload_remove_node(strcat(strcpy(p, root), "/dev"), "fb1", makedev(29, 1), NULL);
+	r = fb_unload_remove_node(strcat(strcpy(p, root), "/dev"), "fb1", makedev(29, 1),
+				  NULL);
 	ASSERT_INT_EQ(r, 1);
 	ASSERT_TRUE(!exists("dev/fb/by-name/vfb"));
 	/* the device directory itself a symlink: refused */
 	sh("ln -s dev $R/devlink");
-	r = fb_unload_remove_node(strcat(strcpy(p, root), "/devlink"), "fb1", makedev(29, 1),
-				  NULL);
+	r = fb_unload_remove_node(strcat(strcpy(p, root), "/devlink"), "fb1",
+				  makedev(29, 1), NULL);
 	ASSERT_TRUE(r == -ELOOP || r == -ENOTDIR);
 	ASSERT_INT_EQ(fb_unload_remove_node(strcat(strcpy(p, root), "/dev"), "x/fb1",
 					    makedev(29, 1), NULL),
