@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "holders.h"
@@ -226,10 +227,10 @@ static int do_holders(int argc, char *argv[])
 			print_human(sel[i], i, &hl, &k, &st);
 	}
 	if (hl.n_uninspectable)
-		WRN("%zu of %zu processes could not be inspected (permission denied, "
-		    "first pid "
-		    "%d): their holds are unknown; run as root to see them",
-		    hl.n_uninspectable, hl.n_processes, (int)hl.first_uninspectable);
+		WRN("%zu of %zu processes could not be inspected (permission denied, first pid "
+		    "%d): their holds are unknown%s",
+		    hl.n_uninspectable, hl.n_processes, (int)hl.first_uninspectable,
+		    geteuid() == 0 ? "" : "; run as root to see them");
 	if (json && json_print(doc) < 0)
 		ret = FB_EXIT_ERROR;
 finish:
