@@ -73,7 +73,22 @@ scenario() {
 	t_is "$?" 1 "unload refuses while only a mapping holds fb1"
 	kill "$mapper"
 	wait "$mapper" 2>/dev/null
-	t_check "unload fb1 after the mapper exited" fbclassctl unload fb1
+
+	# --- through another node of the same device (not the one under /dev):
+	# the fd by st_rdev, the mapping through /proc/PID/map_files ---
+	mknod /tmp/otherfb c 29 1
+	rm -f /tmp/ready
+	fbtool mmap /tmp/otherfb /tmp/ready &
+	mapper=$!
+	sleep 600 4</tmp/otherfb &
+	holder=$!
+	sysfs_wait /tmp/ready 10
+	t_is "$(fbclassctl holders -J fb1 | jq -c '.framebuffers[0].processes | map([.pid, .fds, .mappings])')" \
+		"[[$mapper,[],1],[$holder,[4],0]]" "holders finds holders through another node of fb1"
+	kill "$mapper" "$holder"
+	wait "$mapper" "$holder" 2>/dev/null
+	rm -f /tmp/otherfb
+	t_check "unload fb1 after they exited" fbclassctl unload fb1
 
 	# --- bochs: fbcon on it, a PCI driver ---
 	out=$(fbclassctl holders fb0 2>&1)
