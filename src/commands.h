@@ -19,6 +19,9 @@ struct fb_cmd {
 
 extern const struct fb_cmd fb_cmd_list;
 extern const struct fb_cmd fb_cmd_info;
+extern const struct fb_cmd fb_cmd_holders;
+extern const struct fb_cmd fb_cmd_unload;
+extern const struct fb_cmd fb_cmd_snap;
 extern const struct fb_cmd fb_cmd_coldplug, fb_cmd_hotplug;
 extern const struct fb_cmd fb_cmd_bench;
 

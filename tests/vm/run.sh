@@ -64,7 +64,8 @@ run_one() {
 	vm_boot "$scen" "$work/$name" || boot_rc=$?
 	{
 		echo "vm: $name: boot took ${VM_BOOT_SECONDS:-?}s ($VM_ACCEL)"
-		if vm_check_log "$work/$name/console.log" "$name" "$boot_rc"; then
+		if vm_check_log "$work/$name/console.log" "$name" "$boot_rc" &&
+			vm_host_check "$scen" "$work/$name"; then
 			echo "PASS: $name"
 		else
 			echo "FAIL: $name (console log: $logdir/$name.console.log)"
