@@ -14,6 +14,8 @@ static const struct fb_cmd *const commands[] = {
 	&fb_cmd_info,
 	&fb_cmd_coldplug,
 	&fb_cmd_hotplug,
+	&fb_cmd_daemon,
+	&fb_cmd_monitor,
 };
 
 static void usage(FILE *out)

@@ -184,3 +184,39 @@ int fb_class_settle(unsigned timeout_ms, unsigned quiet_ms)
 		}
 	}
 }
+
+int fb_modules_load_for_device(const char *syspath, unsigned *n_loaded)
+{
+	struct udev *udev = NULL;
+	struct udev_device *d = NULL;
+	struct kmod_ctx *ctx = NULL;
+	const char *alias;
+	int ret = 0;
+
+	*n_loaded = 0;
+	udev = udev_new();
+	if (!udev) {
+		ERR("cannot start libudev");
+		return -ENOMEM;
+	}
+	d = udev_device_new_from_syspath(udev, syspath);
+	if (!d) {
+		DBG("%s: gone before its driver could be looked up", syspath);
+		goto finish;
+	}
+	alias = udev_device_get_sysattr_value(d, "modalias");
+	if (!alias || !*alias || udev_device_get_driver(d))
+		goto finish;
+	ctx = kmod_new(NULL, NULL);
+	if (!ctx) {
+		ERR("%s: cannot start libkmod", syspath);
+		ret = -ENOMEM;
+		goto finish;
+	}
+	*n_loaded = load_for_alias(ctx, syspath, alias, false);
+finish:
+	kmod_unref(ctx);
+	udev_device_unref(d);
+	udev_unref(udev);
+	return ret;
+}
