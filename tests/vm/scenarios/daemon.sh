@@ -1,6 +1,6 @@
-# fbclassctl daemon on a real kernel: --load-modules hands vesafb's fb0 over
-# to bochs, vfb comes and goes, bochs is unbound and bound, a forged uevent
-# from a root process is ignored, a 3000-event burst through a 64 KiB buffer
+# fbclassctl daemon on a real kernel: modprobe bochs hands vesafb's fb0 over
+# to bochs while it runs, --load-modules loads bochs, vfb comes and goes,
+# bochs is unbound and bound, a forged uevent from a root process is ignored, a 3000-event burst through a 64 KiB buffer
 # overruns it (ENOBUFS) and /dev still ends right, SIGHUP with a broken rules
 # file keeps the old rules, SIGTERM exits 0, and no fd on /dev/fb* or sysfs
 # is held between events.
@@ -61,18 +61,31 @@ scenario() {
 	busybox uevent sh -c 'echo "$ACTION $DEVPATH" >>/tmp/raw-uevents' </dev/null >/dev/null 2>&1 &
 	rawpid=$!
 
-	start_daemon "daemon --load-modules is ready (newline on --ready-fd)" \
-		/tmp/daemon.log --load-modules
+	start_daemon "daemon is ready (newline on --ready-fd)" /tmp/daemon0.log
 	t_check "the ready fd got exactly one newline" sh -c '[ "$(od -An -c /tmp/ready | tr -d " ")" = "\\n" ]'
-	t_check "bochs gets loaded" wait_for 300 grep -q '^bochs ' /proc/modules
-	t_check "vesafb→bochs handoff while running: fb0 is bochs" \
+	t_check "start-up coldplug: vesafb fb0 node" is_node fb0 1d:0
+	t_check "start-up coldplug: vesafb by-path link" \
+		link_is fb/by-path/platform-vesa-framebuffer.0 ../../fb0
+	t_is "$(held_fds "$dpid")" "" "idle daemon holds no fd on /dev/fb* or sysfs"
+	t_check "modprobe bochs while the daemon runs" modprobe bochs
+	t_check "vesafb→bochs handoff: fb0 is bochs" \
 		wait_for 300 grep -qx bochs-drmdrmfb /sys/class/graphics/fb0/name
-	t_check "fb0 node after the handoff" wait_for 50 is_node fb0 1d:0
-	t_check "by-path link moved to pci-0000:00:02.0" \
+	t_check "handoff: fb0 node" wait_for 50 is_node fb0 1d:0
+	t_check "handoff: by-path link moved to pci-0000:00:02.0" \
 		wait_for 50 link_is fb/by-path/pci-0000:00:02.0 ../../fb0
-	t_check "vesafb by-path link pruned" wait_for 50 no_entry fb/by-path/platform-vesa-framebuffer.0
-	t_check "vesafb by-name link pruned" wait_for 50 no_entry fb/by-name/VESA_VGA
-	t_check "bochs by-name link" wait_for 50 link_is fb/by-name/bochs-drmdrmfb ../../fb0
+	t_check "handoff: vesafb by-path link pruned" wait_for 50 no_entry fb/by-path/platform-vesa-framebuffer.0
+	t_check "handoff: vesafb by-name link pruned" wait_for 50 no_entry fb/by-name/VESA_VGA
+	t_check "handoff: bochs by-name link" wait_for 50 link_is fb/by-name/bochs-drmdrmfb ../../fb0
+	stop_daemon "first daemon: SIGTERM exit 0"
+	t_check "rmmod bochs" rmmod bochs
+	t_check "no framebuffer left" wait_for 50 test ! -e /sys/class/graphics/fb0
+	rm -rf /dev/fb0 /dev/fb
+
+	start_daemon "daemon --load-modules is ready" /tmp/daemon.log --load-modules
+	t_check "daemon --load-modules loaded bochs" grep -q 'loaded bochs' /tmp/daemon.log
+	t_check "bochs is loaded" grep -q '^bochs ' /proc/modules
+	t_check "fb0 appears" wait_for 100 is_node fb0 1d:0
+	t_check "fb0 by-path link" wait_for 50 link_is fb/by-path/pci-0000:00:02.0 ../../fb0
 	t_is "$(held_fds "$dpid")" "" "idle daemon holds no fd on /dev/fb* or sysfs"
 
 	t_check "modprobe vfb vfb_enable=1" modprobe vfb vfb_enable=1
