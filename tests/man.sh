@@ -34,7 +34,7 @@ check "list --help lists columns" test "$(echo "$cols" | wc -w)" -ge 16
 for col in $cols; do
 	if grep -qF -- "$col" "$work/page"; then ok "column $col documented"; else not_ok "column $col documented"; fi
 done
-for cmd in list info; do
+for cmd in list info coldplug hotplug daemon monitor; do
 	for opt in $("$FBCLASSCTL" "$cmd" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 		if grep -qF -- "$opt" "$work/page"; then ok "$cmd $opt documented"; else not_ok "$cmd $opt documented"; fi
 	done
