@@ -88,6 +88,11 @@ scenario() {
 	t_check "fb0 by-path link" wait_for 50 link_is fb/by-path/pci-0000:00:02.0 ../../fb0
 	t_is "$(held_fds "$dpid")" "" "idle daemon holds no fd on /dev/fb* or sysfs"
 
+	fbclassctl monitor >/tmp/monitor.txt 2>/tmp/monitor.err </dev/null &
+	monpid=$!
+	fbclassctl monitor -J >/tmp/monitor.json 2>/tmp/monitor-json.err </dev/null &
+	monjpid=$!
+	sleep 1
 	t_check "modprobe vfb vfb_enable=1" modprobe vfb vfb_enable=1
 	t_check "/dev/fb1 within a second" wait_for 10 is_node fb1 1d:1
 	t_check "fb1 by-path link within a second" wait_for 10 link_is fb/by-path/platform-vfb.0 ../../fb1
@@ -96,6 +101,18 @@ scenario() {
 	t_check "/dev/fb1 removed" wait_for 20 no_entry fb1
 	t_check "fb1 by-path link removed" wait_for 20 no_entry fb/by-path/platform-vfb.0
 	t_check "fb1 by-name link removed" wait_for 20 no_entry fb/by-name/Virtual_FB
+	sleep 1
+	kill -INT "$monpid" "$monjpid"
+	wait "$monpid"
+	t_is "$?" 0 "monitor: SIGINT exits 0"
+	wait "$monjpid"
+	t_is "$?" 0 "monitor -J: SIGINT exits 0"
+	t_is "$(grep ' fb1 ' /tmp/monitor.txt)" "add fb1 29:1 vfb C8 640x480
+remove fb1 29:1 - -" "monitor: add with driver and format read at event time, remove of a gone device"
+	t_is "$(jq -c 'select(.name == "fb1") | [.action, .devnum, .present, .driver, .format, .xres, .yres]' /tmp/monitor.json)" \
+		'["add","29:1",true,"vfb","C8",640,480]
+["remove","29:1",false,null,null,null,null]' "monitor -J: one JSON object a line"
+	t_is "$(cat /tmp/monitor.err /tmp/monitor-json.err)" "" "monitor: nothing on stderr"
 
 	pci=/sys/bus/pci/devices/0000:00:02.0
 	drv=$(readlink -f $pci/driver)
@@ -126,6 +143,17 @@ scenario() {
 	t_check "modprobe vfb before the burst" modprobe vfb vfb_enable=1
 	start_daemon "daemon --buffer-size 65536 ready" /tmp/burst.log --buffer-size 65536
 	t_check "fb1 made by the start-up coldplug" is_node fb1 1d:1
+	# bounded memory: 500 events, then 2000 more, while it keeps up
+	i=0
+	while [ $i -lt 500 ]; do echo change >/sys/class/graphics/fb0/uevent; i=$((i + 1)); done
+	sleep 3
+	rss1=$(awk '/^RssAnon:/ { print $2 }' /proc/$dpid/status)
+	while [ $i -lt 2500 ]; do echo change >/sys/class/graphics/fb0/uevent; i=$((i + 1)); done
+	sleep 3
+	rss2=$(awk '/^RssAnon:/ { print $2 }' /proc/$dpid/status)
+	t_diag "RssAnon after 500 events: $rss1 kB, after 2500: $rss2 kB"
+	t_check "memory does not grow with events (RssAnon +$((rss2 - rss1)) kB < 64 kB)" \
+		test $((rss2 - rss1)) -lt 64
 	kill -STOP "$dpid"
 	i=0
 	while [ $i -lt 1500 ]; do echo change >/sys/class/graphics/fb0/uevent; i=$((i + 1)); done
