@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libkmod.h>
@@ -15,6 +16,60 @@
 #include "log.h"
 #include "macro.h"
 #include "modules.h"
+
+/*
+ * libkmod is opened on first use, not linked: it brings libcrypto, libzstd
+ * and liblzma, about 1.7 MiB of resident pages, into every process
+ * otherwise, and the daemon needs it only for --load-modules.
+ */
+#define FB_LIBKMOD_SONAME "libkmod.so.2"
+#define KMOD_SYMBOLS(X)                                                                  \
+	X(kmod_new)                                                                      \
+	X(kmod_unref)                                                                    \
+	X(kmod_list_next)                                                                \
+	X(kmod_module_new_from_lookup)                                                   \
+	X(kmod_module_get_module)                                                        \
+	X(kmod_module_get_name)                                                          \
+	X(kmod_module_get_path)                                                          \
+	X(kmod_module_unref)                                                             \
+	X(kmod_module_unref_list)                                                        \
+	X(kmod_module_probe_insert_module)
+#define KMOD_DECLARE(f) static typeof(f) *sym_##f;
+KMOD_SYMBOLS(KMOD_DECLARE)
+#define kmod_new sym_kmod_new
+#define kmod_unref sym_kmod_unref
+#define kmod_list_next sym_kmod_list_next
+#define kmod_module_new_from_lookup sym_kmod_module_new_from_lookup
+#define kmod_module_get_module sym_kmod_module_get_module
+#define kmod_module_get_name sym_kmod_module_get_name
+#define kmod_module_get_path sym_kmod_module_get_path
+#define kmod_module_unref sym_kmod_module_unref
+#define kmod_module_unref_list sym_kmod_module_unref_list
+#define kmod_module_probe_insert_module sym_kmod_module_probe_insert_module
+
+/* 0 when libkmod is usable, else -ENOENT (reported once). */
+static int libkmod_open(void)
+{
+	static int state = 1; /* 1: not tried yet */
+	void *h;
+
+	if (state <= 0)
+		return state;
+	h = dlopen(FB_LIBKMOD_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		ERR("cannot load %s (Debian package libkmod2): %s", FB_LIBKMOD_SONAME,
+		    dlerror());
+		return state = -ENOENT;
+	}
+#define KMOD_RESOLVE(f)                                                                  \
+	*(void **)&sym_##f = dlsym(h, #f);                                               \
+	if (!sym_##f) {                                                                  \
+		ERR("%s: symbol %s missing: %s", FB_LIBKMOD_SONAME, #f, dlerror());      \
+		return state = -ENOENT;                                                  \
+	}
+	KMOD_SYMBOLS(KMOD_RESOLVE)
+	return state = 0;
+}
 
 bool fb_module_path_is_display(const char *path)
 {
@@ -80,6 +135,9 @@ int fb_modules_load_display(bool dry_run, unsigned *n_loaded)
 	int ret = 0;
 
 	*n_loaded = 0;
+	ret = libkmod_open();
+	if (ret < 0)
+		return ret;
 	ctx = kmod_new(NULL, NULL);
 	if (!ctx) {
 		ERR("cannot start libkmod");
@@ -120,7 +178,8 @@ int fb_modules_load_display(bool dry_run, unsigned *n_loaded)
 finish:
 	udev_enumerate_unref(en);
 	udev_unref(udev);
-	kmod_unref(ctx);
+	if (ctx)
+		kmod_unref(ctx);
 	return ret;
 }
 
@@ -207,6 +266,9 @@ int fb_modules_load_for_device(const char *syspath, unsigned *n_loaded)
 	alias = udev_device_get_sysattr_value(d, "modalias");
 	if (!alias || !*alias || udev_device_get_driver(d))
 		goto finish;
+	ret = libkmod_open();
+	if (ret < 0)
+		goto finish;
 	ctx = kmod_new(NULL, NULL);
 	if (!ctx) {
 		ERR("%s: cannot start libkmod", syspath);
@@ -215,7 +277,8 @@ int fb_modules_load_for_device(const char *syspath, unsigned *n_loaded)
 	}
 	*n_loaded = load_for_alias(ctx, syspath, alias, false);
 finish:
-	kmod_unref(ctx);
+	if (ctx)
+		kmod_unref(ctx);
 	udev_device_unref(d);
 	udev_unref(udev);
 	return ret;
