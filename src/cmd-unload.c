@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "holders.h"
+#include "kmod-dl.h"
 #include "log.h"
 #include "unload.h"
 
@@ -251,6 +252,8 @@ static int do_unload(int argc, char *argv[])
 	facts.holders_present = n_holders > 0;
 	facts.on_platform_bus = parent && streq_ptr(parent->subsystem, "platform");
 	if (facts.has_module) {
+		if (fb_libkmod_open() < 0)
+			goto finish;
 		ctx = kmod_new(NULL, NULL);
 		if (!ctx) {
 			ERR("%s: cannot initialise libkmod", name);
@@ -330,7 +333,8 @@ finish:
 			    "/sys/class/vtconsole/%s/bind",
 			    name, st.vtcon);
 	}
-	kmod_unref(ctx);
+	if (ctx)
+		kmod_unref(ctx);
 	free(name);
 	free(syspath);
 	fb_device_list_free(&list);

@@ -46,7 +46,15 @@ if [ -n "${FBCLASSCTL:-}" ] && [ -x "$FBCLASSCTL" ]; then
 			bin=$(dirname "$bin")/.libs/$(basename "$bin")
 	fi
 	copy_elf "$bin" /usr/bin/fbclassctl
+	# dlopen()ed for --load-modules, so ldd does not name it
+	kmodlib=$(ldconfig -p | awk '$1 == "libkmod.so.2" && /x86-64/ { print $NF; exit }')
+	[ -n "$kmodlib" ] || die "libkmod.so.2 not found (apt-get install libkmod2)"
+	copy_elf "$kmodlib"
 fi
+# Test-only guest tools built with the project (uevent-forge), when built.
+for tool in ${VM_GUEST_TOOLS:-}; do
+	[ -x "$tool" ] && copy_elf "$tool" "/usr/bin/$(basename "$tool")"
+done
 for tool in fbset jq; do
 	path=$(command -v "$tool") || die "$tool not found (apt-get install $tool)"
 	copy_elf "$path" "/usr/bin/$tool"

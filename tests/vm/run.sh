@@ -28,6 +28,9 @@ ldd "$(command -v busybox)" >/dev/null 2>&1 &&
 	skip "busybox is dynamically linked (apt-get install busybox-static)"
 [ -x "$FBCLASSCTL" ] || skip "$FBCLASSCTL not built"
 export FBCLASSCTL
+# test-only guest tools built next to fbclassctl (tests/vm/guest/*.c)
+VM_GUEST_TOOLS=${VM_GUEST_TOOLS:-$(dirname "$FBCLASSCTL")/tests/vm/uevent-forge $(dirname "$FBCLASSCTL")/tests/vm/waitnode}
+export VM_GUEST_TOOLS
 
 rc=0
 vm_kernel || rc=$?
@@ -40,6 +43,8 @@ if [ $# -gt 0 ]; then
 	scenarios=()
 	for name in "$@"; do
 		f=$here/scenarios/${name%.sh}.sh
+		# a path names a scenario outside scenarios/ (the benchmarks)
+		case $name in */*) f=$name ;; esac
 		[ -f "$f" ] || { echo "vm: no scenario '$name' in $here/scenarios" >&2; exit 2; }
 		scenarios+=("$f")
 	done
