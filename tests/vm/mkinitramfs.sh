@@ -51,10 +51,6 @@ if [ -n "${FBCLASSCTL:-}" ] && [ -x "$FBCLASSCTL" ]; then
 	[ -n "$kmodlib" ] || die "libkmod.so.2 not found (apt-get install libkmod2)"
 	copy_elf "$kmodlib"
 fi
-# Test-only guest tools built with the project (uevent-forge), when built.
-for tool in ${VM_GUEST_TOOLS:-}; do
-	[ -x "$tool" ] && copy_elf "$tool" "/usr/bin/$(basename "$tool")"
-done
 for tool in fbset jq; do
 	path=$(command -v "$tool") || die "$tool not found (apt-get install $tool)"
 	copy_elf "$path" "/usr/bin/$tool"

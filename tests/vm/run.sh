@@ -28,9 +28,6 @@ ldd "$(command -v busybox)" >/dev/null 2>&1 &&
 	skip "busybox is dynamically linked (apt-get install busybox-static)"
 [ -x "$FBCLASSCTL" ] || skip "$FBCLASSCTL not built"
 export FBCLASSCTL
-# test-only guest tools built next to fbclassctl (tests/vm/guest/*.c)
-VM_GUEST_TOOLS=${VM_GUEST_TOOLS:-$(dirname "$FBCLASSCTL")/tests/vm/uevent-forge $(dirname "$FBCLASSCTL")/tests/vm/waitnode}
-export VM_GUEST_TOOLS
 
 rc=0
 vm_kernel || rc=$?

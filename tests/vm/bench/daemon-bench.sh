@@ -7,6 +7,7 @@
 QEMU_VGA=std
 KCMDLINE=""
 MODULES="bochs vfb"
+GUEST_HELPERS="waitnode"
 
 BURST=3000
 ROUNDS=20

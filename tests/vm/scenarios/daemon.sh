@@ -8,6 +8,7 @@
 QEMU_VGA=std
 KCMDLINE="vga=0x317"
 MODULES="bochs vfb"
+GUEST_HELPERS="uevent-forge waitnode"
 
 # wait_for TENTHS CMD...: until CMD succeeds, at most TENTHS tenths of a second
 wait_for() {
