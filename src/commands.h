@@ -19,8 +19,12 @@ struct fb_cmd {
 
 extern const struct fb_cmd fb_cmd_list;
 extern const struct fb_cmd fb_cmd_info;
+extern const struct fb_cmd fb_cmd_holders;
+extern const struct fb_cmd fb_cmd_unload;
+extern const struct fb_cmd fb_cmd_snap;
 extern const struct fb_cmd fb_cmd_coldplug, fb_cmd_hotplug;
 extern const struct fb_cmd fb_cmd_bench;
+extern const struct fb_cmd fb_cmd_daemon, fb_cmd_monitor;
 
 /* "Try 'fbclassctl CMD --help'." on stderr; returns FB_EXIT_USAGE. */
 int fb_usage_error(const char *cmd);

@@ -15,6 +15,11 @@ static const struct fb_cmd *const commands[] = {
 	&fb_cmd_coldplug,
 	&fb_cmd_hotplug,
 	&fb_cmd_bench,
+	&fb_cmd_holders,
+	&fb_cmd_unload,
+	&fb_cmd_snap,
+	&fb_cmd_daemon,
+	&fb_cmd_monitor,
 };
 
 static void usage(FILE *out)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kmod-dl.h"
 #include "log.h"
 #include "macro.h"
 #include "modules.h"
@@ -80,6 +81,9 @@ int fb_modules_load_display(bool dry_run, unsigned *n_loaded)
 	int ret = 0;
 
 	*n_loaded = 0;
+	ret = fb_libkmod_open();
+	if (ret < 0)
+		return ret;
 	ctx = kmod_new(NULL, NULL);
 	if (!ctx) {
 		ERR("cannot start libkmod");
@@ -120,7 +124,8 @@ int fb_modules_load_display(bool dry_run, unsigned *n_loaded)
 finish:
 	udev_enumerate_unref(en);
 	udev_unref(udev);
-	kmod_unref(ctx);
+	if (ctx)
+		kmod_unref(ctx);
 	return ret;
 }
 
@@ -183,4 +188,44 @@ int fb_class_settle(unsigned timeout_ms, unsigned quiet_ms)
 			stable_since = now_ms();
 		}
 	}
+}
+
+int fb_modules_load_for_device(const char *syspath, unsigned *n_loaded)
+{
+	struct udev *udev = NULL;
+	struct udev_device *d = NULL;
+	struct kmod_ctx *ctx = NULL;
+	const char *alias;
+	int ret = 0;
+
+	*n_loaded = 0;
+	udev = udev_new();
+	if (!udev) {
+		ERR("cannot start libudev");
+		return -ENOMEM;
+	}
+	d = udev_device_new_from_syspath(udev, syspath);
+	if (!d) {
+		DBG("%s: gone before its driver could be looked up", syspath);
+		goto finish;
+	}
+	alias = udev_device_get_sysattr_value(d, "modalias");
+	if (!alias || !*alias || udev_device_get_driver(d))
+		goto finish;
+	ret = fb_libkmod_open();
+	if (ret < 0)
+		goto finish;
+	ctx = kmod_new(NULL, NULL);
+	if (!ctx) {
+		ERR("%s: cannot start libkmod", syspath);
+		ret = -ENOMEM;
+		goto finish;
+	}
+	*n_loaded = load_for_alias(ctx, syspath, alias, false);
+finish:
+	if (ctx)
+		kmod_unref(ctx);
+	udev_device_unref(d);
+	udev_unref(udev);
+	return ret;
 }

@@ -22,3 +22,12 @@ int fb_modules_load_display(bool dry_run, unsigned *n_loaded);
 /* Wait until the graphics class (names and dev numbers) has not changed
  * for quiet_ms, or timeout_ms passed.  Returns 0, or -ETIMEDOUT. */
 int fb_class_settle(unsigned timeout_ms, unsigned quiet_ms);
+
+/*
+ * The daemon's add event of a pci, platform or usb device: read it from
+ * sysfs now and, when it has a modalias and no driver bound, load the
+ * display modules the modalias resolves to.  libkmod is started only
+ * then, and let go before returning.  *n_loaded counts modules inserted.
+ * Returns 0 or -errno.
+ */
+int fb_modules_load_for_device(const char *syspath, unsigned *n_loaded);

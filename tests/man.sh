@@ -28,13 +28,13 @@ check "--help lists commands" test -n "$cmds"
 for cmd in $cmds; do
 	if grep -qE "^   $cmd( |$)" "$work/page"; then ok "command $cmd documented"; else not_ok "command $cmd documented"; fi
 done
-# Every column of list, and every long option of list and info.
+# Every column of list, and every long option of every command.
 cols=$("$FBCLASSCTL" list --help | awk '/^Columns/{on=1; next} on && NF==0 {exit} on {print $1}')
 check "list --help lists columns" test "$(echo "$cols" | wc -w)" -ge 16
 for col in $cols; do
 	if grep -qF -- "$col" "$work/page"; then ok "column $col documented"; else not_ok "column $col documented"; fi
 done
-for cmd in list info; do
+for cmd in $cmds; do
 	for opt in $("$FBCLASSCTL" "$cmd" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 		if grep -qF -- "$opt" "$work/page"; then ok "$cmd $opt documented"; else not_ok "$cmd $opt documented"; fi
 	done

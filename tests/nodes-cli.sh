@@ -9,6 +9,8 @@ set -u
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# env -i, but keeping a sanitizer build's options
+envi() { env -i ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} "$@"; }
 # run OUT CMD...: run, stdout+stderr to OUT, echo the exit status
 run() {
 	local out=$1
@@ -64,12 +66,12 @@ expect_eq "check-config of a directory: exit 2" \
 check "a directory is not a rules file" grep -qF "$work/confdir: rules file is not a regular file" "$work/out"
 
 # hotplug: events that are not for us exit 0 without looking at anything.
-expect_eq "hotplug of another subsystem exits 0" "$(env -i ACTION=add SUBSYSTEM=block \
+expect_eq "hotplug of another subsystem exits 0" "$(envi ACTION=add SUBSYSTEM=block \
 	DEVPATH=/devices/virtual/block/loop0 "$FBCLASSCTL" hotplug --dev "$work/nodir"; echo $?)" 0
-expect_eq "hotplug with no environment exits 0" "$(env -i "$FBCLASSCTL" hotplug; echo $?)" 0
-expect_eq "hotplug of fbcon exits 0" "$(env -i ACTION=add SUBSYSTEM=graphics \
+expect_eq "hotplug with no environment exits 0" "$(envi "$FBCLASSCTL" hotplug; echo $?)" 0
+expect_eq "hotplug of fbcon exits 0" "$(envi ACTION=add SUBSYSTEM=graphics \
 	DEVPATH=/devices/virtual/graphics/fbcon "$FBCLASSCTL" hotplug; echo $?)" 0
-expect_eq "hotplug bad DEVNAME exits 1" "$(run "$work/out" env -i ACTION=add SUBSYSTEM=graphics \
+expect_eq "hotplug bad DEVNAME exits 1" "$(run "$work/out" envi ACTION=add SUBSYSTEM=graphics \
 	DEVPATH=/devices/x/graphics/fb0 MAJOR=29 MINOR=0 DEVNAME=../fb0 "$FBCLASSCTL" hotplug)" 1
 expect_eq "hotplug bad DEVNAME message" "$(cat "$work/out")" \
 	"fbclassctl: uevent rejected: DEVNAME \"../fb0\" is not a plain name (no '/', no \"..\")"

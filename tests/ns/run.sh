@@ -255,7 +255,7 @@ P0=/devices/pci0000:00/0000:00:02.0/graphics/fb0
 hp() {
 	local out=$1
 	shift
-	env -i PATH="$PATH" "$@" "$UMOCKDEV_RUN" -d "$fixture" -- \
+	env -i PATH="$PATH" ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} "$@" "$UMOCKDEV_RUN" -d "$fixture" -- \
 		"$FBCLASSCTL" hotplug --dev "$dev" >"$out" 2>&1
 }
 reject() { # NAME MESSAGE VAR=VALUE...

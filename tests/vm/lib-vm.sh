@@ -60,6 +60,9 @@ vm_boot() {
 	vga=$(scenario_var "$scen" QEMU_VGA)
 	cmdline=$(scenario_var "$scen" KCMDLINE)
 	extra=$(scenario_var "$scen" QEMU_ARGS)
+	# a long scenario asks for more (BOOT_TIMEOUT); VM_TIMEOUT is the floor
+	VM_BOOT_TIMEOUT=$(scenario_var "$scen" BOOT_TIMEOUT)
+	[ "${VM_BOOT_TIMEOUT:-0}" -gt "$VM_TIMEOUT" ] 2>/dev/null || VM_BOOT_TIMEOUT=$VM_TIMEOUT
 	mkdir -p "$outdir"
 	"$vm_here/mkinitramfs.sh" "$outdir/initramfs.cpio.gz" "$scen" || return 1
 	case ${VM_ACCEL:-tcg} in
@@ -70,7 +73,7 @@ vm_boot() {
 	[ -n "$cols" ] || cols=$(tput cols 2>/dev/null) || cols=160
 	t0=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	timeout --foreground -k 5 "$VM_TIMEOUT" qemu-system-x86_64 \
+	timeout --foreground -k 5 "$VM_BOOT_TIMEOUT" qemu-system-x86_64 \
 		"${accel_opts[@]}" -m "$VM_MEM" -smp 1 -nographic -no-reboot \
 		-vga "${vga:-none}" -nic none \
 		-serial stdio -serial "file:$outdir/data.txt" -monitor none \
@@ -145,7 +148,7 @@ vm_check_log() {
 		bad=1
 	fi
 	if [ "$boot_rc" -eq 124 ] || [ "$boot_rc" -eq 137 ]; then
-		echo "[$name] FAIL: timeout after ${VM_TIMEOUT}s"
+		echo "[$name] FAIL: timeout after ${VM_BOOT_TIMEOUT:-$VM_TIMEOUT}s"
 		bad=1
 	fi
 	if [ -z "$plan" ]; then
@@ -159,4 +162,19 @@ vm_check_log() {
 	[ "$n_not" -eq 0 ] || bad=1
 	vm_check_files "$log.clean" "$(dirname "$log")" "$name" || bad=1
 	return "$bad"
+}
+
+# vm_host_check SCENARIO OUTDIR: run the scenario's host_check function, if
+# it has one, on the files the guest sent (e.g. decode a PNG and compare
+# it with what the guest wrote).  It prints TAP-like lines itself.
+vm_host_check() {
+	local scen=$1 outdir=$2 name
+	name=$(basename "$scen" .sh)
+	# shellcheck disable=SC1090
+	(
+		. "$scen"
+		command -v host_check >/dev/null || exit 0
+		cd "$outdir" && host_check "$outdir"
+	) 2>&1 | sed "s/^/[$name] host: /"
+	return "${PIPESTATUS[0]}"
 }

@@ -46,10 +46,23 @@ if [ -n "${FBCLASSCTL:-}" ] && [ -x "$FBCLASSCTL" ]; then
 			bin=$(dirname "$bin")/.libs/$(basename "$bin")
 	fi
 	copy_elf "$bin" /usr/bin/fbclassctl
+	# dlopen()ed for --load-modules, so ldd does not name it
+	kmodlib=$(ldconfig -p | awk '$1 == "libkmod.so.2" && /x86-64/ { print $NF; exit }')
+	[ -n "$kmodlib" ] || die "libkmod.so.2 not found (apt-get install libkmod2)"
+	copy_elf "$kmodlib"
 fi
 for tool in fbset jq; do
 	path=$(command -v "$tool") || die "$tool not found (apt-get install $tool)"
 	copy_elf "$path" "/usr/bin/$tool"
+done
+# The scenario's GUEST_HELPERS: small C programs of tests/vm/guest/, built
+# next to fbclassctl by make check.
+# shellcheck disable=SC1090
+helpers=$(GUEST_HELPERS=; . "$scenario"; echo "$GUEST_HELPERS")
+for h in $helpers; do
+	hbin=$(dirname "${FBCLASSCTL:-./fbclassctl}")/tests/vm/guest/$h
+	[ -x "$hbin" ] || die "guest helper $h: $hbin not built (make check, or make tests/vm/guest/$h)"
+	copy_elf "$hbin" "/usr/bin/$h"
 done
 
 # Modules: the scenario's MODULES plus what the harness itself needs.

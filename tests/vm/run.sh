@@ -40,6 +40,8 @@ if [ $# -gt 0 ]; then
 	scenarios=()
 	for name in "$@"; do
 		f=$here/scenarios/${name%.sh}.sh
+		# a path names a scenario outside scenarios/ (the benchmarks)
+		case $name in */*) f=$name ;; esac
 		[ -f "$f" ] || { echo "vm: no scenario '$name' in $here/scenarios" >&2; exit 2; }
 		scenarios+=("$f")
 	done
@@ -64,7 +66,8 @@ run_one() {
 	vm_boot "$scen" "$work/$name" || boot_rc=$?
 	{
 		echo "vm: $name: boot took ${VM_BOOT_SECONDS:-?}s ($VM_ACCEL)"
-		if vm_check_log "$work/$name/console.log" "$name" "$boot_rc"; then
+		if vm_check_log "$work/$name/console.log" "$name" "$boot_rc" &&
+			vm_host_check "$scen" "$work/$name"; then
 			echo "PASS: $name"
 		else
 			echo "FAIL: $name (console log: $logdir/$name.console.log)"

@@ -20,6 +20,8 @@ installkernel() {
 
 install() {
 	inst_multiple fbclassctl
+	# libkmod is dlopen()ed for --load-modules, so ldd does not name it.
+	inst_libdir_file "libkmod.so.2*"
 	[[ -f /etc/fbclassctl.conf ]] && inst_simple /etc/fbclassctl.conf
 	# root:video 0660 needs the video group inside the initramfs.
 	grep -qE '^video:' "$initdir/etc/group" 2>/dev/null ||

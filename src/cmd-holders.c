@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* fbclassctl holders: processes and kernel users holding framebuffers. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "holders.h"
+#include "log.h"
+#include "output.h"
+
+static void holders_usage(void)
+{
+	printf("Usage: fbclassctl holders [options] [DEVICE...]\n"
+	       "\n"
+	       "List the processes that hold framebuffers open or mapped\n"
+	       "(from /proc/PID/fd and /proc/PID/maps), and fbcon when it is bound.\n"
+	       "DEVICE is fb0, 0, /dev/fb0 or /sys/class/graphics/fb0; default: all.\n"
+	       "\n"
+	       "Options:\n"
+	       "  -J, --json        JSON output\n"
+	       "      --dev DIR     device directory (default /dev)\n"
+	       "      --proc DIR    process directory (default /proc; for tests)\n"
+	       "  -h, --help        show this help\n");
+}
+
+struct kernel_user {
+	bool fbcon;
+	unsigned first, last; /* consoles, 0 when unknown */
+	int map_error;	      /* -errno when the map could not be read */
+};
+
+static void kernel_user_load(struct kernel_user *k, const struct fb_fbcon_state *st,
+			     const struct fb_device *dev, const char *devdir)
+{
+	int r;
+
+	memset(k, 0, sizeof(*k));
+	if (!st->bound)
+		return;
+	r = fb_fbcon_consoles(dev, devdir, &k->first, &k->last);
+	if (r > 0) {
+		k->fbcon = true;
+	} else if (r < 0) {
+		/* fbcon is bound but we cannot tell to which framebuffer. */
+		k->fbcon = true;
+		k->map_error = r;
+	}
+}
+
+static void print_human(const struct fb_device *dev, size_t t,
+			const struct fb_holder_list *hl, const struct kernel_user *k,
+			const struct fb_fbcon_state *st)
+{
+	size_t n = fb_holders_count(hl, t);
+	char how[512];
+
+	printf("%s (%u:%u): ", dev->name, major(dev->devnum), minor(dev->devnum));
+	if (!n && !k->fbcon) {
+		printf("no holders\n");
+		return;
+	}
+	printf("%zu process%s%s\n", n, n == 1 ? "" : "es", k->fbcon ? ", fbcon" : "");
+	for (size_t i = 0; i < hl->n; i++) {
+		const struct fb_holder *h = &hl->holders[i];
+
+		if (h->target != t)
+			continue;
+		printf("    pid %-7d %-16s %s\n", (int)h->pid, h->comm,
+		       fb_holder_describe(h, how, sizeof(how)));
+	}
+	if (k->fbcon && !k->map_error)
+		printf("    kernel      %-16s %s bound, consoles %u-%u\n", "fbcon",
+		       st->vtcon, k->first, k->last);
+	else if (k->fbcon)
+		printf("    kernel      %-16s %s bound, console map unknown (%s)\n",
+		       "fbcon", st->vtcon, strerror(-k->map_error));
+}
+
+static struct json_object *json_device(const struct fb_device *dev, size_t t,
+				       const struct fb_holder_list *hl,
+				       const struct kernel_user *k,
+				       const struct fb_fbcon_state *st)
+{
+	struct json_object *o = json_object_new_object(),
+			   *procs = json_object_new_array();
+	struct json_object *kern = json_object_new_array();
+	char buf[512];
+
+	json_add_string(o, "name", dev->name);
+	snprintf(buf, sizeof(buf), "%u:%u", major(dev->devnum), minor(dev->devnum));
+	json_add_string(o, "maj:min", buf);
+	for (size_t i = 0; i < hl->n; i++) {
+		const struct fb_holder *h = &hl->holders[i];
+		struct json_object *p, *fds;
+
+		if (h->target != t)
+			continue;
+		p = json_object_new_object();
+		fds = json_object_new_array();
+		json_add_uint(p, "pid", (uint64_t)h->pid);
+		json_add_string(p, "comm", h->comm);
+		for (size_t j = 0; j < h->n_fds; j++)
+			json_object_array_add(fds, json_object_new_int(h->fds[j]));
+		json_object_object_add(p, "fds", fds);
+		json_add_uint(p, "mappings", h->n_mappings);
+		json_add_uint(p, "mmap_bytes", h->mmap_bytes);
+		json_add_string(p, "how", fb_holder_describe(h, buf, sizeof(buf)));
+		json_object_array_add(procs, p);
+	}
+	json_object_object_add(o, "processes", procs);
+	if (k->fbcon) {
+		struct json_object *u = json_object_new_object();
+
+		json_add_string(u, "user", "fbcon");
+		json_add_string(u, "vtconsole", st->vtcon);
+		if (k->map_error) {
+			json_object_object_add(u, "first_console", NULL);
+			json_object_object_add(u, "last_console", NULL);
+		} else {
+			json_add_uint(u, "first_console", k->first);
+			json_add_uint(u, "last_console", k->last);
+		}
+		json_object_array_add(kern, u);
+	}
+	json_object_object_add(o, "kernel", kern);
+	return o;
+}
+
+static int do_holders(int argc, char *argv[])
+{
+	enum { OPT_DEV = 0x100, OPT_PROC };
+	static const struct option options[] = {
+	    {"json", no_argument, NULL, 'J'},
+	    {"dev", required_argument, NULL, OPT_DEV},
+	    {"proc", required_argument, NULL, OPT_PROC},
+	    {"help", no_argument, NULL, 'h'},
+	    {},
+	};
+	const char *devdir = "/dev", *procdir = "/proc";
+	bool json = false;
+	struct fb_device_list list = {};
+	const struct fb_device **sel = NULL;
+	struct fb_holder_target *targets = NULL;
+	struct fb_holder_list hl = {};
+	struct fb_fbcon_state st;
+	struct json_object *doc = NULL, *arr = NULL;
+	size_t nsel = 0;
+	int c, r, ret = FB_EXIT_OK;
+
+	while ((c = getopt_long(argc, argv, "Jh", options, NULL)) != -1) {
+		switch (c) {
+		case 'J':
+			json = true;
+			break;
+		case OPT_DEV:
+			devdir = optarg;
+			break;
+		case OPT_PROC:
+			procdir = optarg;
+			break;
+		case 'h':
+			holders_usage();
+			return FB_EXIT_OK;
+		default:
+			return fb_usage_error("holders");
+		}
+	}
+	r = fb_device_scan(&list);
+	if (r < 0) {
+		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
+		return FB_EXIT_ERROR;
+	}
+	sel = calloc(list.n + (size_t)(argc - optind) + 1, sizeof(*sel));
+	targets = calloc(list.n + (size_t)(argc - optind) + 1, sizeof(*targets));
+	if (!sel || !targets) {
+		ERR("out of memory");
+		ret = FB_EXIT_ERROR;
+		goto finish;
+	}
+	if (optind == argc) {
+		for (size_t i = 0; i < list.n; i++)
+			sel[nsel++] = &list.devices[i];
+		if (!list.n && !json)
+			INF("no framebuffer devices found in /sys/class/graphics");
+	}
+	for (int i = optind; i < argc; i++) {
+		const struct fb_device *d = fb_device_list_find(&list, argv[i]);
+
+		if (!d) {
+			ERR("%s: no such framebuffer", argv[i]);
+			ret = FB_EXIT_ERROR;
+			continue;
+		}
+		sel[nsel++] = d;
+	}
+	for (size_t i = 0; i < nsel; i++)
+		fb_holder_target_init(&targets[i], sel[i], devdir);
+	r = fb_holders_scan(procdir, targets, nsel, &hl);
+	if (r < 0) {
+		ERR("%s: cannot scan processes: %s", procdir, strerror(-r));
+		ret = FB_EXIT_ERROR;
+		goto finish;
+	}
+	r = fb_fbcon_read("/sys", &st);
+	if (r < 0)
+		WRN("/sys/class/vtconsole: cannot read: %s; fbcon not checked",
+		    strerror(-r));
+	if (json) {
+		doc = json_object_new_object();
+		arr = json_object_new_array();
+		json_object_object_add(doc, "framebuffers", arr);
+		json_add_uint(doc, "processes_scanned", hl.n_processes);
+		json_add_uint(doc, "processes_uninspectable", hl.n_uninspectable);
+	}
+	for (size_t i = 0; i < nsel; i++) {
+		struct kernel_user k;
+
+		kernel_user_load(&k, &st, sel[i], devdir);
+		if (json)
+			json_object_array_add(arr, json_device(sel[i], i, &hl, &k, &st));
+		else
+			print_human(sel[i], i, &hl, &k, &st);
+	}
+	if (hl.n_uninspectable)
+		WRN("%zu of %zu processes could not be inspected (permission denied, first pid "
+		    "%d): their holds are unknown%s",
+		    hl.n_uninspectable, hl.n_processes, (int)hl.first_uninspectable,
+		    geteuid() == 0 ? "" : "; run as root to see them");
+	if (json && json_print(doc) < 0)
+		ret = FB_EXIT_ERROR;
+finish:
+	json_object_put(doc);
+	fb_holder_list_free(&hl);
+	free(targets);
+	free(sel);
+	fb_device_list_free(&list);
+	return ret;
+}
+
+const struct fb_cmd fb_cmd_holders = {
+    .name = "holders",
+    .cmd = do_holders,
+    .help = "list processes and kernel users holding framebuffers",
+};

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* fbclassctl snap: the visible area of a framebuffer as a PNG. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "log.h"
+#include "snap.h"
+
+static void snap_usage(void)
+{
+	printf("Usage: fbclassctl snap [options] DEVICE [FILE.png]\n"
+	       "       fbclassctl snap [options] --all [DIR]\n"
+	       "\n"
+	       "Write the visible area of a framebuffer as an 8-bit RGB PNG.\n"
+	       "FILE defaults to fbN-YYYYmmdd-HHMMSS.png; '-' is standard output.\n"
+	       "\n"
+	       "Options:\n"
+	       "  -a, --all         one PNG per framebuffer, in DIR (default .)\n"
+	       "      --dev DIR     device directory (default /dev)\n"
+	       "  -h, --help        show this help\n");
+}
+
+static void default_name(char *buf, size_t len, const char *dir, const char *fbname)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "%s%s%s-%s.png", dir ? dir : "", dir ? "/" : "", fbname,
+		 stamp);
+}
+
+/* Write the PNG to path through a temporary file renamed into place, so
+ * that a device lost midway leaves no half-written PNG. */
+static int write_file(const char *path, const uint8_t *rgb, unsigned w, unsigned h)
+{
+	char tmp[4096];
+	FILE *f;
+	int fd, r;
+
+	if (strcmp(path, "-") == 0)
+		return fb_snap_write_png(stdout, rgb, w, h);
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		r = -errno;
+		close(fd);
+		unlink(tmp);
+		return r;
+	}
+	r = fb_snap_write_png(f, rgb, w, h);
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (r == 0 && fchmodat(AT_FDCWD, tmp, 0644, 0) < 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
+
+static int snap_one(const struct fb_device *dev, const char *devdir, const char *path,
+		    const char *dir)
+{
+	uint8_t *rgb = NULL;
+	unsigned w = 0, h = 0;
+	char fmt[64] = "", name[4096];
+	int r;
+
+	r = fb_snap_read(dev, devdir, &rgb, &w, &h, fmt, sizeof(fmt));
+	if (r < 0) {
+		if (r == -ENODEV)
+			ERR("%s: the device went away while it was read (%s)", dev->name,
+			    strerror(-r));
+		else if (r == -ENOENT)
+			ERR("%s: no node %s/%s; 'fbclassctl coldplug' creates it",
+			    dev->name, devdir, dev->devname);
+		else if (r != -EOPNOTSUPP && r != -ERANGE && r != -ENODATA)
+			ERR("%s: cannot read the framebuffer: %s", dev->name,
+			    strerror(-r));
+		return r;
+	}
+	if (!path) {
+		default_name(name, sizeof(name), dir, dev->name);
+		path = name;
+	}
+	r = write_file(path, rgb, w, h);
+	free(rgb);
+	if (r < 0) {
+		ERR("%s: cannot write %s: %s", dev->name,
+		    strcmp(path, "-") ? path : "stdout", strerror(-r));
+		return r;
+	}
+	if (strcmp(path, "-") != 0)
+		printf("%s: %ux%u %s -> %s\n", dev->name, w, h, fmt, path);
+	return 0;
+}
+
+static int do_snap(int argc, char *argv[])
+{
+	enum { OPT_DEV = 0x100 };
+	static const struct option options[] = {
+	    {"all", no_argument, NULL, 'a'},
+	    {"dev", required_argument, NULL, OPT_DEV},
+	    {"help", no_argument, NULL, 'h'},
+	    {},
+	};
+	const char *devdir = "/dev";
+	bool all = false;
+	struct fb_device_list list = {};
+	int c, r, ret = FB_EXIT_OK, nargs;
+
+	while ((c = getopt_long(argc, argv, "ah", options, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			all = true;
+			break;
+		case OPT_DEV:
+			devdir = optarg;
+			break;
+		case 'h':
+			snap_usage();
+			return FB_EXIT_OK;
+		default:
+			return fb_usage_error("snap");
+		}
+	}
+	nargs = argc - optind;
+	if ((all && nargs > 1) || (!all && (nargs < 1 || nargs > 2))) {
+		ERR("%s", all ? "--all takes at most a directory"
+			      : "expected DEVICE and an optional FILE.png");
+		return fb_usage_error("snap");
+	}
+	r = fb_device_scan(&list);
+	if (r < 0) {
+		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
+		return FB_EXIT_ERROR;
+	}
+	if (all) {
+		if (!list.n)
+			INF("no framebuffer devices found in /sys/class/graphics");
+		for (size_t i = 0; i < list.n; i++)
+			if (snap_one(&list.devices[i], devdir, NULL,
+				     nargs ? argv[optind] : NULL) < 0)
+				ret = FB_EXIT_ERROR;
+	} else {
+		const struct fb_device *d = fb_device_list_find(&list, argv[optind]);
+
+		if (!d) {
+			ERR("%s: no such framebuffer", argv[optind]);
+			ret = FB_EXIT_ERROR;
+		} else if (snap_one(d, devdir, nargs == 2 ? argv[optind + 1] : NULL,
+				    NULL) < 0) {
+			ret = FB_EXIT_ERROR;
+		}
+	}
+	fb_device_list_free(&list);
+	return ret;
+}
+
+const struct fb_cmd fb_cmd_snap = {
+    .name = "snap",
+    .cmd = do_snap,
+    .help = "write the visible area of a framebuffer as a PNG",
+};

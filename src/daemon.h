@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * fbclassctl daemon and monitor: the pure parts (readiness protocol
+ * addresses, options, what an event asks for), unit-tested.
+ */
+
+#include <stdbool.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "hotplug.h"
+
+#define FB_DAEMON_BUFFER_DEFAULT (16u << 20)
+#define FB_DAEMON_BUFFER_MIN 4096u
+#define FB_DAEMON_BUFFER_MAX (1u << 30)
+
+struct fb_daemon_opts {
+	struct nm_opts nm;
+	unsigned buffer_size; /* kernel receive buffer of the netlink socket */
+	int ready_fd;	      /* -1: none */
+	bool syslog;
+};
+
+/*
+ * Options of "daemon" (argv[0] is the command).  Returns 0, -1 for
+ * --help, or FB_EXIT_USAGE (already reported).
+ */
+int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o);
+
+/* NOTIFY_SOCKET as sd_notify(3) reads it: an absolute path, or "@name" for
+ * the abstract namespace.  Returns 0, -EINVAL or -ENAMETOOLONG. */
+int fb_notify_address(const char *s, struct sockaddr_un *sa, socklen_t *len);
+/* Send state ("READY=1") to $NOTIFY_SOCKET, one datagram.  0 when unset
+ * or sent; -errno otherwise (already reported). */
+int fb_notify(const char *state);
+/* Strict fd number for --ready-fd: decimal, 0..INT_MAX.  0 or -EINVAL. */
+int fb_parse_fd(const char *s, int *fd);
+
+enum fb_daemon_action {
+	FB_DAEMON_IGNORE,
+	FB_DAEMON_SYNC, /* re-read that graphics device and fix its node */
+	FB_DAEMON_LOAD, /* a bus device appeared: maybe load its display driver */
+};
+
+/* What an event asks for.  has_devnum: the event carries MAJOR/MINOR
+ * (fbcon does not). */
+enum fb_daemon_action fb_daemon_classify(const char *subsystem, const char *action,
+					 bool has_devnum, bool load_modules);

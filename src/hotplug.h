@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * The node manager's one code path: coldplug (scan, plan, apply, prune),
+ * the uevent helper (one event, strictly checked against sysfs) and the
+ * daemon (an event is a hint: the device's current sysfs state decides).
+ */
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct fb_rules;
+struct fb_uevent;
+
+struct nm_opts {
+	const char *devdir;
+	const char *config;
+	bool config_given;
+	bool dry_run;
+	bool check_config;
+	bool load_modules;
+	double settle; /* seconds to wait after loading modules; 0: do not wait */
+};
+
+/* Load o->config (a missing default file gives no rules).  Every bad line
+ * is printed as FILE:LINE.  Returns 0, FB_EXIT_USAGE (bad lines) or
+ * FB_EXIT_ERROR (unreadable). */
+int nm_rules_load(const struct nm_opts *o, struct fb_rules *rules);
+
+/* Full coldplug with rules (NULL: load o->config).  Returns an exit code. */
+int nm_coldplug(const struct nm_opts *o, const struct fb_rules *rules);
+
+/* The uevent helper: reject an event that disagrees with sysfs, else make
+ * or remove that one node.  Returns an exit code. */
+int nm_hotplug(const struct nm_opts *o, const struct fb_uevent *ev);
+
+/*
+ * The daemon's action for an event of graphics device name (add, change,
+ * remove, bind, unbind alike): read the device from sysfs now; when it
+ * exists make its node and links, then prune what no present device
+ * wants.  Stale, duplicated and reordered events converge on the same
+ * /dev.  Returns 0 or -errno (already reported).
+ */
+int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *name);

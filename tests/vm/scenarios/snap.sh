@@ -1,0 +1,59 @@
+# snap of a known pattern, written by fbtool (which shares no code with
+# fbclassctl), on bochs at 32 bpp and vfb at 8 bpp (cmap, panned) and
+# 24 bpp (panned); the host decodes each PNG with libpng and compares
+# every pixel with what fbtool says the screen shows.
+# shellcheck shell=sh disable=SC2034
+QEMU_VGA=std
+KCMDLINE=""
+MODULES="bochs vfb"
+GUEST_HELPERS="fbtool"
+
+# snap_round NAME fbN [YOFFSET]
+snap_round() {
+	t_check "$1: fbtool writes the pattern" fbtool pattern "/dev/$2" "/tmp/$1.rgb" ${3:-}
+	t_diag "$1: $(fbclassctl list -n -o NAME,RES,VIRT,BPP,FORMAT,VISUAL 2>&1 | grep "^$2 ")"
+	t_check "$1: fbclassctl snap $2" fbclassctl snap "$2" "/tmp/$1.png"
+	t_check "$1: snap to stdout gives the same bytes" sh -c \
+		"fbclassctl snap $2 - | cmp - /tmp/$1.png"
+	out_file "/tmp/$1.png" "$1.png"
+	out_file "/tmp/$1.rgb" "$1.rgb"
+}
+
+scenario() {
+	t_check "modprobe bochs" modprobe bochs
+	t_check "fb0 appears" sysfs_wait /sys/class/graphics/fb0 10
+	fb_mknod fb0
+	# fbcon would draw its console over the pattern
+	for v in /sys/class/vtconsole/vtcon*; do
+		grep -q "frame buffer" "$v/name" && echo 0 >"$v/bind"
+	done
+	snap_round bochs32 fb0
+
+	t_check "modprobe vfb (8 bpp)" modprobe vfb vfb_enable=1 videomemorysize=4194304
+	t_check "fb1 appears" sysfs_wait /sys/class/graphics/fb1 10
+	fb_mknod fb1
+	snap_round vfb8 fb1 100
+	t_check "rmmod vfb" rmmod vfb
+	sysfs_gone /sys/class/graphics/fb1 10
+
+	t_check "modprobe vfb (24 bpp)" modprobe vfb vfb_enable=1 videomemorysize=4194304 \
+		mode_option=640x480-24
+	t_check "fb1 appears again" sysfs_wait /sys/class/graphics/fb1 10
+	fb_mknod fb1
+	snap_round vfb24 fb1 7
+
+	t_check "snap --all /tmp writes one PNG per framebuffer" \
+		sh -c 'cd /tmp && mkdir all && fbclassctl snap --all /tmp/all && test "$(ls all | grep -c "^fb[01]-[0-9]\{8\}-[0-9]\{6\}\.png$")" = 2'
+	fbclassctl snap fb1 /tmp/x.png >/dev/null 2>&1
+	t_check "snap of a missing device fails with exit 1" sh -c \
+		'fbclassctl snap fb9 /tmp/y.png; test $? = 1 && ! test -e /tmp/y.png'
+}
+
+# On the host, in the directory of the files the guest sent.
+host_check() {
+	_bad=0
+	for n in bochs32 vfb8 vfb24; do
+		"${top_builddir:-.}/tests/vm/host/pngcmp" "$n.png" "$n.rgb" || _bad=1
+	done
+	return "$_bad"
+}
