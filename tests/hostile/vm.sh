@@ -90,5 +90,6 @@ run_vm() {
 		not_ok "vm: the boot failed (tests/vm/run.sh exit $rc; console log: $log)"
 		grep -vE '^\[hostile\] (ok|#)' "$vmw/run.log" | sed 's/^/#   /' | head -n 40
 	fi
+	sed -n 's/^vm: hostile: \(boot took .*\)/# vm: \1/p' "$vmw/run.log"
 	echo "# vm: $reported of $(wc -l <<<"$lines") cases reported by one boot"
 }
