@@ -28,6 +28,31 @@ static unsigned storage_bpp(unsigned bpp)
 	return bpp == 15 ? 16 : bpp;
 }
 
+const char *fb_bench_geometry_error(const struct fb_var_screeninfo *var,
+				    const struct fb_fix_screeninfo *fix, unsigned bpp, char *why,
+				    size_t len)
+{
+	uint64_t frame = (uint64_t)fix->line_length * var->yres_virtual;
+	size_t row = fbk_row_bytes(bpp, var->xres);
+
+	if (var->xres == 0 || var->yres == 0)
+		snprintf(why, len, "visible size %ux%u is empty", var->xres, var->yres);
+	else if (frame > fix->smem_len)
+		snprintf(why, len, "line_length %u × yres_virtual %u = %" PRIu64 " > smem_len %u",
+			 fix->line_length, var->yres_virtual, frame, fix->smem_len);
+	else if (fix->line_length < row)
+		snprintf(why, len, "line_length %u < %zu bytes for %u pixels of %u bpp",
+			 fix->line_length, row, var->xres, var->bits_per_pixel);
+	else if ((uint64_t)var->xoffset + var->xres > var->xres_virtual ||
+		 (uint64_t)var->yoffset + var->yres > var->yres_virtual)
+		snprintf(why, len, "visible area %ux%u+%u+%u outside the virtual %ux%u", var->xres,
+			 var->yres, var->xoffset, var->yoffset, var->xres_virtual,
+			 var->yres_virtual);
+	else
+		return NULL;
+	return why;
+}
+
 int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 			 struct fb_bench_dev *dev, struct fb_bench_mapping *m)
 {
@@ -80,14 +105,9 @@ int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 		goto fail;
 	}
 	/* The whole virtual frame must lie inside the memory the driver exposes. */
-	if ((uint64_t)fix->line_length * var->yres_virtual > fix->smem_len ||
-	    fix->line_length < fbk_row_bytes(bpp, var->xres) || var->xres == 0 ||
-	    var->yres == 0 || var->yoffset + var->yres > var->yres_virtual ||
-	    var->xoffset + var->xres > var->xres_virtual) {
-		ERR("%s: inconsistent geometry: line_length %u × yres_virtual %u > smem_len %u, "
-		    "or %ux%u+%u+%u outside %ux%u",
-		    fbdev->name, fix->line_length, var->yres_virtual, fix->smem_len, var->xres,
-		    var->yres, var->xoffset, var->yoffset, var->xres_virtual, var->yres_virtual);
+	char why[160];
+	if (fb_bench_geometry_error(var, fix, bpp, why, sizeof(why))) {
+		ERR("%s: inconsistent geometry: %s", fbdev->name, why);
 		r = -EINVAL;
 		goto fail;
 	}

@@ -138,6 +138,13 @@ struct fb_bench_mapping {
 	bool via_private;
 };
 
+/* NULL when the visible area of var lies inside the memory fix describes
+ * (bpp: the storage bits per pixel); else the first check that fails, in
+ * words, written to why. */
+const char *fb_bench_geometry_error(const struct fb_var_screeninfo *var,
+				    const struct fb_fix_screeninfo *fix, unsigned bpp, char *why,
+				    size_t len);
+
 /* Open the node read-write, query, check the geometry, map (or fall back to
  * pread/pwrite, saying so).  Fills dev.  -errno with a message logged. */
 int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,

@@ -266,6 +266,54 @@ static void test_device_loss(void)
 	free(rep);
 }
 
+/* The geometry check names the one condition that fails, not a list of them. */
+static void test_geometry(void)
+{
+	struct fb_var_screeninfo var = { .xres = 640, .yres = 480, .xres_virtual = 640,
+					 .yres_virtual = 480, .bits_per_pixel = 32 };
+	struct fb_fix_screeninfo fix = { .line_length = 2560, .smem_len = 2560 * 480 };
+	struct fb_var_screeninfo v;
+	struct fb_fix_screeninfo f;
+	char why[160];
+
+	CHECK(!fb_bench_geometry_error(&var, &fix, 32, why, sizeof(why)), "sane: %s", why);
+	f = fix;
+	f.smem_len = 65536;
+	CHECK(fb_bench_geometry_error(&var, &f, 32, why, sizeof(why)) &&
+		      strcmp(why, "line_length 2560 × yres_virtual 480 = 1228800 > smem_len 65536") ==
+			      0,
+	      "overrun: %s", why);
+	f.smem_len = 0;
+	CHECK(fb_bench_geometry_error(&var, &f, 32, why, sizeof(why)) && strstr(why, "> smem_len 0"),
+	      "smem_len 0: %s", why);
+	v = var;
+	v.xres = 0;
+	CHECK(fb_bench_geometry_error(&v, &fix, 32, why, sizeof(why)) &&
+		      strcmp(why, "visible size 0x480 is empty") == 0,
+	      "xres 0: %s", why);
+	v = var;
+	v.yres = 0;
+	CHECK(fb_bench_geometry_error(&v, &fix, 32, why, sizeof(why)) &&
+		      strcmp(why, "visible size 640x0 is empty") == 0,
+	      "yres 0: %s", why);
+	f = fix;
+	f.line_length = 1280;
+	f.smem_len = 1280 * 480;
+	CHECK(fb_bench_geometry_error(&var, &f, 32, why, sizeof(why)) &&
+		      strcmp(why, "line_length 1280 < 2560 bytes for 640 pixels of 32 bpp") == 0,
+	      "short line: %s", why);
+	v = var;
+	v.yoffset = 1;
+	CHECK(fb_bench_geometry_error(&v, &fix, 32, why, sizeof(why)) &&
+		      strcmp(why, "visible area 640x480+0+1 outside the virtual 640x480") == 0,
+	      "yoffset: %s", why);
+	v = var;
+	v.xoffset = 0xffffffffu; /* no wrap-around in the sum */
+	CHECK(fb_bench_geometry_error(&v, &fix, 32, why, sizeof(why)) &&
+		      strstr(why, "outside the virtual 640x480"),
+	      "xoffset wraps: %s", why);
+}
+
 int main(void)
 {
 	test_pixels();
@@ -275,6 +323,7 @@ int main(void)
 	test_strategy_filter();
 	test_validation_fails();
 	test_device_loss();
+	test_geometry();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return EXIT_FAILURE;
