@@ -58,8 +58,9 @@ static void coldplug_help(void)
 	       "  --load-modules   load display drivers for devices without a driver\n"
 	       "  --settle SECS    after loading, wait up to SECS for the graphics\n"
 	       "                   class to settle (default 5)\n"
-	       "  --validate       validate each node this run creates (bench --quick);\n"
-	       "                   the node stays, a failure gives exit status 3\n"
+	       "  --validate       validate each device whose node this run creates, in\n"
+	       "                   bench's quick mode; the node stays, a failure gives\n"
+	       "                   exit status 3\n"
 	       "  -h, --help       show this help\n");
 }
 

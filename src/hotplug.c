@@ -385,9 +385,14 @@ int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *
 	}
 	ret = 0;
 	if (planned) {
+		/* --validate: a device that failed is logged, and keeps its node. */
+		bool validate = o->validate && !o->dry_run && !node_present(dfd, &dev);
+
 		r = node_apply_one(dfd, o->devdir, &plan, name, flags);
 		if (r < 0)
 			ret = r;
+		else if (validate && node_present(dfd, &dev) && o->validate(&dev, o->devdir) == 0)
+			INF("%s: validation passed", dev.name);
 	} else if (present) {
 		DBG("%s: no node wanted (ignored by a rule)", name);
 	}
