@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <dlfcn.h>
 #include <pixman.h>
 #include <stdio.h>
 #include <string.h>
@@ -494,6 +495,27 @@ static bool rect_inside(const struct fbk_surface *s, unsigned x, unsigned y, uns
 	       fbk_row_bytes(s->bpp, s->width) <= s->stride;
 }
 
+/* pixman through dlopen(): the daemon and coldplug never draw with it, and
+ * linked in, its start-up tables cost ~470 kB resident in every process. */
+static __typeof__(pixman_fill) *fbk_pixman_fill;
+static __typeof__(pixman_blt) *fbk_pixman_blt;
+
+static bool fbk_pixman_load(void)
+{
+	static bool tried;
+	void *h;
+
+	if (tried)
+		return fbk_pixman_fill && fbk_pixman_blt;
+	tried = true;
+	h = dlopen("libpixman-1.so.0", RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return false;
+	*(void **)&fbk_pixman_fill = dlsym(h, "pixman_fill");
+	*(void **)&fbk_pixman_blt = dlsym(h, "pixman_blt");
+	return fbk_pixman_fill && fbk_pixman_blt;
+}
+
 int fbk_fill(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w, unsigned h,
 	     uint32_t pixel, enum fbk_fill_method m)
 {
@@ -532,7 +554,8 @@ int fbk_fill(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w, un
 		return 0;
 	}
 	if (m == FBK_FILL_PIXMAN) {
-		if (!pixman_fill((uint32_t *)(void *)s->pixels, (int)(s->stride / 4), (int)s->bpp,
+		if (!fbk_pixman_load() ||
+		    !fbk_pixman_fill((uint32_t *)(void *)s->pixels, (int)(s->stride / 4), (int)s->bpp,
 				 (int)x, (int)y, (int)w, (int)h, pixel))
 			return -ENOTSUP;
 		return 0;
@@ -732,7 +755,8 @@ int fbk_copy(const struct fbk_surface *dst, unsigned dx, unsigned dy,
 		/* pixman_blt walks rows top to bottom: only safe when d is not below s. */
 		if (dst->pixels == src->pixels && d > s && d < s + (size_t)h * src->stride)
 			return -ENOTSUP;
-		if (!pixman_blt((uint32_t *)(void *)src->pixels, (uint32_t *)(void *)dst->pixels,
+		if (!fbk_pixman_load() ||
+		    !fbk_pixman_blt((uint32_t *)(void *)src->pixels, (uint32_t *)(void *)dst->pixels,
 				(int)(src->stride / 4), (int)(dst->stride / 4), (int)src->bpp,
 				(int)dst->bpp, (int)sx, (int)sy, (int)dx, (int)dy, (int)w,
 				(int)h))

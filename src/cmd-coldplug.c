@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "bench.h"
 #include "commands.h"
 #include "fbclass.h"
 #include "hotplug.h"
@@ -57,6 +58,9 @@ static void coldplug_help(void)
 	       "  --load-modules   load display drivers for devices without a driver\n"
 	       "  --settle SECS    after loading, wait up to SECS for the graphics\n"
 	       "                   class to settle (default 5)\n"
+	       "  --validate       validate each device whose node this run creates, in\n"
+	       "                   bench's quick mode; the node stays, a failure gives\n"
+	       "                   exit status 3\n"
 	       "  -h, --help       show this help\n");
 }
 
@@ -67,6 +71,7 @@ enum {
 	OPT_CHECK_CONFIG,
 	OPT_LOAD_MODULES,
 	OPT_SETTLE,
+	OPT_VALIDATE,
 };
 
 static int parse_common(int argc, char *argv[], struct nm_opts *o, bool coldplug)
@@ -78,6 +83,7 @@ static int parse_common(int argc, char *argv[], struct nm_opts *o, bool coldplug
 		{ "check-config", no_argument, NULL, OPT_CHECK_CONFIG },
 		{ "load-modules", no_argument, NULL, OPT_LOAD_MODULES },
 		{ "settle", required_argument, NULL, OPT_SETTLE },
+		{ "validate", no_argument, NULL, OPT_VALIDATE },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -106,6 +112,10 @@ static int parse_common(int argc, char *argv[], struct nm_opts *o, bool coldplug
 			}
 			if (coldplug && c == OPT_LOAD_MODULES) {
 				o->load_modules = true;
+				break;
+			}
+			if (coldplug && c == OPT_VALIDATE) {
+				o->validate = fbclassctl_bench_quick;
 				break;
 			}
 			if (coldplug && c == OPT_SETTLE) {

@@ -220,6 +220,7 @@ static void daemon_help(void)
 	       "  --buffer-size BYTES kernel receive buffer (default 16777216)\n"
 	       "  --ready-fd N        write a newline to fd N when ready (s6)\n"
 	       "  --syslog            log to syslog instead of stderr\n"
+	       "  --validate          validate each device whose node an event creates\n"
 	       "  -h, --help          show this help\n");
 }
 

@@ -84,6 +84,41 @@ static int plan_devices(const struct fb_device_list *list, const struct fb_rules
 	return r;
 }
 
+static const char *node_name(const struct fb_device *dev)
+{
+	return dev->devname ? dev->devname : dev->name;
+}
+
+/* The device's node is there: a character device with its number. */
+static bool node_present(int dfd, const struct fb_device *dev)
+{
+	struct stat st;
+
+	return fstatat(dfd, node_name(dev), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISCHR(st.st_mode) && st.st_rdev == dev->devnum;
+}
+
+int nm_validate_created(const struct nm_opts *o, const struct fb_device_list *list,
+			const bool *created)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < list->n; i++) {
+		int r;
+
+		if (!created[i])
+			continue;
+		r = o->validate(&list->devices[i], o->devdir);
+		if (r == -ENODEV)
+			continue;
+		if (r != 0)
+			ret = FB_EXIT_VALIDATION;
+		else
+			INF("%s: validation passed", list->devices[i].name);
+	}
+	return ret;
+}
+
 static int open_devdir(const char *devdir)
 {
 	int fd = open(devdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -99,7 +134,8 @@ int nm_coldplug(const struct nm_opts *o, const struct fb_rules *given)
 	struct fb_rules rules = {};
 	struct node_plan plan = {};
 	unsigned flags = o->dry_run ? NODE_DRY_RUN : 0;
-	int ret, r, dfd = -1;
+	bool *created = NULL;
+	int ret = FB_EXIT_OK, r, dfd = -1;
 
 	if (!given) {
 		ret = nm_rules_load(o, &rules);
@@ -137,13 +173,31 @@ int nm_coldplug(const struct nm_opts *o, const struct fb_rules *given)
 		ret = FB_EXIT_ERROR;
 		goto finish;
 	}
+	if (o->validate && !o->dry_run) {
+		created = calloc(list.n ? list.n : 1, sizeof(*created));
+		if (!created) {
+			ret = FB_EXIT_ERROR;
+			goto finish;
+		}
+		for (size_t i = 0; i < list.n; i++)
+			created[i] = !node_present(dfd, &list.devices[i]);
+	}
 	r = node_apply(dfd, o->devdir, &plan, flags);
 	if (r < 0)
 		ret = FB_EXIT_ERROR;
 	r = node_prune(dfd, o->devdir, &plan, flags);
 	if (r < 0)
 		ret = FB_EXIT_ERROR;
+	if (created) {
+		for (size_t i = 0; i < list.n; i++)
+			created[i] = created[i] && node_present(dfd, &list.devices[i]);
+		/* The nodes stay; an error (1) outranks a failed validation (3). */
+		r = nm_validate_created(o, &list, created);
+		if (r && ret == FB_EXIT_OK)
+			ret = r;
+	}
 finish:
+	free(created);
 	if (dfd >= 0)
 		close(dfd);
 	node_plan_free(&plan);
@@ -331,9 +385,14 @@ int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *
 	}
 	ret = 0;
 	if (planned) {
+		/* --validate: a device that failed is logged, and keeps its node. */
+		bool validate = o->validate && !o->dry_run && !node_present(dfd, &dev);
+
 		r = node_apply_one(dfd, o->devdir, &plan, name, flags);
 		if (r < 0)
 			ret = r;
+		else if (validate && node_present(dfd, &dev) && o->validate(&dev, o->devdir) == 0)
+			INF("%s: validation passed", dev.name);
 	} else if (present) {
 		DBG("%s: no node wanted (ignored by a rule)", name);
 	}

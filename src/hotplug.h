@@ -10,8 +10,14 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+struct fb_device;
+struct fb_device_list;
 struct fb_rules;
 struct fb_uevent;
+
+/* A device validator (fbclassctl_bench_quick): 0 passed, 1 failed (logged),
+ * -errno when it could not run (logged; -ENODEV: the device went away). */
+typedef int (*nm_validate_fn)(const struct fb_device *dev, const char *devdir);
 
 struct nm_opts {
 	const char *devdir;
@@ -21,6 +27,7 @@ struct nm_opts {
 	bool check_config;
 	bool load_modules;
 	double settle; /* seconds to wait after loading modules; 0: do not wait */
+	nm_validate_fn validate; /* --validate: run on each node this run created */
 };
 
 /* Load o->config (a missing default file gives no rules).  Every bad line
@@ -30,6 +37,12 @@ int nm_rules_load(const struct nm_opts *o, struct fb_rules *rules);
 
 /* Full coldplug with rules (NULL: load o->config).  Returns an exit code. */
 int nm_coldplug(const struct nm_opts *o, const struct fb_rules *rules);
+
+/* Run o->validate on every device of list with created[i] set.  A device
+ * that went away meanwhile is no failure.  FB_EXIT_VALIDATION when one
+ * failed or could not be validated, else 0. */
+int nm_validate_created(const struct nm_opts *o, const struct fb_device_list *list,
+			const bool *created);
 
 /* The uevent helper: reject an event that disagrees with sysfs, else make
  * or remove that one node.  Returns an exit code. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "commands.h"
 #include "daemon.h"
 #include "log.h"
@@ -93,6 +94,7 @@ enum {
 	OPT_BUFFER_SIZE,
 	OPT_READY_FD,
 	OPT_SYSLOG,
+	OPT_VALIDATE,
 };
 
 int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
@@ -104,6 +106,7 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ "ready-fd", required_argument, NULL, OPT_READY_FD },
 		{ "syslog", no_argument, NULL, OPT_SYSLOG },
+		{ "validate", no_argument, NULL, OPT_VALIDATE },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -126,6 +129,9 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 			break;
 		case OPT_LOAD_MODULES:
 			o->nm.load_modules = true;
+			break;
+		case OPT_VALIDATE:
+			o->nm.validate = fbclassctl_bench_quick;
 			break;
 		case OPT_BUFFER_SIZE:
 			if (parse_buffer_size(optarg, &o->buffer_size) < 0) {

@@ -50,6 +50,10 @@ if [ -n "${FBCLASSCTL:-}" ] && [ -x "$FBCLASSCTL" ]; then
 	kmodlib=$(ldconfig -p | awk '$1 == "libkmod.so.2" && /x86-64/ { print $NF; exit }')
 	[ -n "$kmodlib" ] || die "libkmod.so.2 not found (apt-get install libkmod2)"
 	copy_elf "$kmodlib"
+	# dlopen()ed by bench's pixman strategy
+	pixmanlib=$(ldconfig -p | awk '$1 == "libpixman-1.so.0" && /x86-64/ { print $NF; exit }')
+	[ -n "$pixmanlib" ] || die "libpixman-1.so.0 not found (apt-get install libpixman-1-0)"
+	copy_elf "$pixmanlib"
 fi
 for tool in fbset jq; do
 	path=$(command -v "$tool") || die "$tool not found (apt-get install $tool)"

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* coldplug --validate: which devices are validated, and the exit status. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "commands.h"
+#include "fbclass.h"
+#include "hotplug.h"
+
+static int results[3];
+static int calls[3];
+
+/* A fake validator: devices are fb0, fb1, fb2; the answer comes from results[]. */
+static int fake_validate(const struct fb_device *dev, const char *devdir)
+{
+	int i = dev->name[2] - '0';
+
+	(void)devdir;
+	calls[i]++;
+	return results[i];
+}
+
+static int run(const bool created[3], int r0, int r1, int r2)
+{
+	struct fb_device devs[3] = {};
+	struct fb_device_list list = { .devices = devs, .n = 3 };
+	struct nm_opts o = { .devdir = "/dev", .validate = fake_validate };
+	char names[3][4] = { "fb0", "fb1", "fb2" };
+
+	for (int i = 0; i < 3; i++)
+		devs[i].name = names[i];
+	results[0] = r0;
+	results[1] = r1;
+	results[2] = r2;
+	memset(calls, 0, sizeof(calls));
+	return nm_validate_created(&o, &list, created);
+}
+
+int main(void)
+{
+	const bool all[3] = { true, true, true };
+	const bool only1[3] = { false, true, false };
+
+	CHECK_INTEQ(run(all, 0, 0, 0), FB_EXIT_OK);
+	CHECK_INTEQ(calls[0] + calls[1] + calls[2], 3);
+	CHECK_INTEQ(run(all, 0, 1, 0), FB_EXIT_VALIDATION);
+	/* every device is validated, also after a failure */
+	CHECK_INTEQ(calls[2], 1);
+	/* a device that went away is no failure */
+	CHECK_INTEQ(run(all, -ENODEV, 0, 0), FB_EXIT_OK);
+	/* could not validate (e.g. cannot map) counts as failed */
+	CHECK_INTEQ(run(all, 0, 0, -EIO), FB_EXIT_VALIDATION);
+	/* only nodes this run created */
+	CHECK_INTEQ(run(only1, 1, 0, 1), FB_EXIT_OK);
+	CHECK_INTEQ(calls[0] + calls[2], 0);
+	CHECK_INTEQ(calls[1], 1);
+	CHECK_EXIT();
+}
