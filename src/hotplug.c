@@ -346,9 +346,8 @@ int nm_hotplug(const struct nm_opts *o, const struct fb_uevent *ev)
 int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *name)
 {
 	struct fb_device_list list = {};
-	struct fb_device dev = {};
+	const struct fb_device *dev = NULL;
 	struct node_plan plan = {};
-	char syspath[NODE_NAME_MAX + 32];
 	unsigned flags = o->dry_run ? NODE_DRY_RUN : 0;
 	bool present, planned = false;
 	int ret, r, dfd = -1;
@@ -357,20 +356,21 @@ int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *
 		ERR("%.64s: event ignored: not a plain device name", name);
 		return -EINVAL;
 	}
-	/* The event said something happened to name; sysfs says what is true. */
-	snprintf(syspath, sizeof(syspath), "/sys/class/graphics/%s", name);
-	r = fb_device_scan_one(syspath, &dev);
-	present = r == 0;
-	if (r < 0 && r != -ENODEV)
-		DBG("%s: not usable in sysfs now: %s", name, strerror(-r));
 	umask(022);
-	/* The whole class: for the by-name collision rule, and so that the
-	 * prune below keeps every other device's node. */
+	/* The event said something happened to name; sysfs says what is true.
+	 * One scan of the whole class answers both questions: is name there
+	 * now, and which nodes do the others keep (the by-name collision
+	 * rule, and the prune below).  A malformed entry is not in the list
+	 * (the scan warned), so it counts as absent. */
 	ret = fb_device_scan(&list);
 	if (ret < 0) {
 		ERR("cannot scan /sys/class/graphics: %s", strerror(-ret));
 		goto finish;
 	}
+	for (size_t i = 0; i < list.n && !dev; i++)
+		if (strcmp(list.devices[i].name, name) == 0)
+			dev = &list.devices[i];
+	present = dev != NULL;
 	ret = plan_devices(&list, rules, o, &plan);
 	if (ret < 0) {
 		ERR("cannot plan nodes: %s", strerror(-ret));
@@ -386,13 +386,13 @@ int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *
 	ret = 0;
 	if (planned) {
 		/* --validate: a device that failed is logged, and keeps its node. */
-		bool validate = o->validate && !o->dry_run && !node_present(dfd, &dev);
+		bool validate = o->validate && !o->dry_run && !node_present(dfd, dev);
 
 		r = node_apply_one(dfd, o->devdir, &plan, name, flags);
 		if (r < 0)
 			ret = r;
-		else if (validate && node_present(dfd, &dev) && o->validate(&dev, o->devdir) == 0)
-			INF("%s: validation passed", dev.name);
+		else if (validate && node_present(dfd, dev) && o->validate(dev, o->devdir) == 0)
+			INF("%s: validation passed", dev->name);
 	} else if (present) {
 		DBG("%s: no node wanted (ignored by a rule)", name);
 	}
@@ -406,6 +406,5 @@ finish:
 		close(dfd);
 	node_plan_free(&plan);
 	fb_device_list_free(&list);
-	fb_device_free(&dev);
 	return ret;
 }

@@ -15,6 +15,12 @@ ROUNDS=20
 # ticks PID: utime+stime in clock ticks (USER_HZ, 100 on x86)
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
+# rss_top PID: where the resident memory is, largest mappings first
+rss_top() {
+	awk '/^[0-9a-f]+-[0-9a-f]+ / { f = $6 ? $6 : "[anon]" } /^Rss:/ { r[f] += $2 }
+		END { for (k in r) if (r[k]) print r[k], k }' "/proc/$1/smaps" |
+		sort -rn | head -8 | awk '{ printf "%s%s %s kB", (NR > 1 ? ", " : ""), $2, $1 } END { print "" }'
+}
 
 # settle PID: until its CPU time stops moving for a second (at most 2 min)
 settle() {
@@ -68,6 +74,7 @@ measure() {
 	_t1=$(ticks $_pid)
 	eval "${_name}_ticks=$((_t1 - _t0))"
 	eval "${_name}_hwm=$(hwm_kb $_pid)"
+	eval "${_name}_rss=\"$(rss_top $_pid)\""
 	eval "${_name}_lat=$(latency)"
 	t_check "$_name: alive after the burst" kill -0 $_pid
 	kill -TERM $_pid
@@ -86,6 +93,7 @@ scenario() {
 	t_diag "bench: burst of $BURST change events on fb0 (TCG, one vCPU)"
 	t_diag "bench: fbclassctl daemon: $(awk -v t="$fbclassctl_ticks" 'BEGIN { printf "%.2f", t / 100 }') CPU-s, $(per_s "$fbclassctl_ticks") events/CPU-s, VmHWM $fbclassctl_hwm kB, latency median $fbclassctl_lat us"
 	t_diag "bench: busybox mdev -d:   $(awk -v t="$mdev_ticks" 'BEGIN { printf "%.2f", t / 100 }') CPU-s, $(per_s "$mdev_ticks") events/CPU-s, VmHWM $mdev_hwm kB, latency median $mdev_lat us"
+	t_diag "bench: fbclassctl Rss by mapping: $fbclassctl_rss"
 	t_diag "bench: throughput fbclassctl/mdev: $(ratio "$mdev_ticks" "$fbclassctl_ticks")x (events per CPU-second; goal >= 1)"
 	t_diag "bench: VmHWM fbclassctl/mdev: $(ratio "$fbclassctl_hwm" "$mdev_hwm")x (goal: fbclassctl < 2048 kB)"
 	t_diag "bench: latency fbclassctl/mdev: $(ratio "$fbclassctl_lat" "$mdev_lat")x (median of $ROUNDS)"
