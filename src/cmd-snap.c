@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "log.h"
+#include "png-dl.h"
 #include "snap.h"
 
 static void snap_usage(void)
@@ -146,6 +147,9 @@ static int do_snap(int argc, char *argv[])
 			      : "expected DEVICE and an optional FILE.png");
 		return fb_usage_error("snap");
 	}
+	/* Before the device is read: no PNG without libpng (it is dlopen()ed). */
+	if (fb_libpng_open("snap") < 0)
+		return FB_EXIT_ERROR;
 	r = fb_device_scan(&list);
 	if (r < 0) {
 		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));

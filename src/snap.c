@@ -12,6 +12,7 @@
 
 #include "log.h"
 #include "macro.h"
+#include "png-dl.h"
 #include "snap.h"
 
 uint8_t fb_expand_to_8(uint32_t v, unsigned len)
@@ -245,6 +246,8 @@ int fb_snap_write_png(FILE *out, const uint8_t *rgb, unsigned width, unsigned he
 
 	if (!width || !height)
 		return -EINVAL;
+	if (fb_libpng_open("snap") < 0)
+		return -ENOENT;
 	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &e, png_error_fn,
 				      png_warning_fn);
 	if (!png)
