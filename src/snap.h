@@ -58,6 +58,16 @@ uint8_t fb_expand_to_8(uint32_t v, unsigned len);
 /* Write width*height RGB as an 8-bit RGB PNG.  Returns 0 or -EIO. */
 int fb_snap_write_png(FILE *out, const uint8_t *rgb, unsigned width, unsigned height);
 
+/* Write width*height RGB as a PNG named name, relative to dirfd (or
+ * AT_FDCWD), mode 0644: into a new temporary file next to it (O_CREAT|
+ * O_EXCL|O_NOFOLLOW, a random suffix), then renamed over name.  So a
+ * reader never sees half a PNG, an earlier PNG of that name is replaced,
+ * and a symlink planted at name is replaced, never followed (rename acts
+ * on the link itself).  Returns 0 or -errno; the temporary is removed on
+ * failure. */
+int fb_snap_save_at(int dirfd, const char *name, const uint8_t *rgb, unsigned width,
+		    unsigned height);
+
 /* Copy [off, off+n) of a mapping into dst, catching SIGBUS (the device
  * or file behind the mapping went away): 0 or -ENODEV. */
 int fb_snap_copy_guarded(uint8_t *dst, const volatile uint8_t *map, size_t off, size_t n);
