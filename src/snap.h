@@ -8,7 +8,10 @@
  * is unit-tested on synthetic buffers.  Components expand to 8 bits over
  * the full range, rounded: v * 255 / max (5-bit 31 is 255, not 248).
  * pixman is not used here: its bit replication is off by one from that
- * rounding for some values.
+ * rounding for some values (RGB565 through pixman_image_composite32 to
+ * x8r8g8b8: 4 of the 32 5-bit and 10 of the 64 6-bit values, e.g. 5-bit 3
+ * is 24, not 25).  For 8-bit components the two agree, but there pixman
+ * would only move bytes, so one code path serves every format.
  */
 
 #include <stdbool.h>
