@@ -44,11 +44,11 @@ static void bench_help(void)
 	       "copy (overlapping scroll by 16 rows), rect16 and rect128 (squares at\n"
 	       "pseudo-random places).  ratio = device / RAM for the same operation.\n"
 	       "\n"
-	       "Exit status: 0 ok, 1 error or device removed (or --snap DIR not a writable\n"
-	       "directory, found before anything is drawn, or a snapshot not written),\n"
-	       "2 usage, 3 validation failed,\n"
+	       "Exit status: 0 ok, 1 error or device removed, 2 usage, 3 validation failed,\n"
 	       "130 interrupted (SIGINT), 143 terminated (SIGTERM); the screen is restored\n"
-	       "first in every case but a removed device.\n");
+	       "first in every case but a removed device.  A --snap DIR that is not a\n"
+	       "writable directory is exit 1 before anything is drawn; so is a snapshot\n"
+	       "that could not be written, at the end.\n");
 }
 
 static double mb(double bytes_per_second)
