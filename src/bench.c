@@ -575,6 +575,9 @@ static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
 				if (r < 0)
 					return r;
 				res->verified = r;
+				if (c->opts->validated)
+					c->opts->validated(c->opts->validated_arg, dev, op->name,
+							   st->name, r == 1);
 			}
 			unsigned side = op->kind == OP_RECT16 ? 16 : op->kind == OP_RECT128 ? 128 : 0;
 			res->ops_per_run = side ? RECTS_PER_RUN : 1;

@@ -47,6 +47,11 @@ struct fb_bench_opts {
 	bool quick;	 /* validate only: single passes */
 	char **strategies; /* NULL-terminated filter; NULL: all */
 	bool progress;	 /* progress lines on stderr */
+	/* After each validation, the device still showing what was checked
+	 * (bench --snap saves it); NULL: nothing. */
+	void (*validated)(void *arg, const struct fb_bench_dev *dev, const char *op,
+			  const char *strategy, bool passed);
+	void *validated_arg;
 };
 
 struct fb_bench_stat {
@@ -168,3 +173,36 @@ void fb_bench_console_restore(struct fb_bench_console *con);
  * -ENODEV when the device went away).
  */
 int fbclassctl_bench_quick(const struct fb_device *fbdev, const char *devdir);
+
+/*
+ * bench --snap DIR: a PNG of each validated pattern (fill, upload, copy) as
+ * it was read back from the device, DIR/fbN-OP.png.  One file per op: the
+ * first strategy validated, replaced by the first one whose validation
+ * failed, if any.  Written with fb_snap_save_at() (temporary + rename,
+ * never through a symlink), converted by snap.c.
+ */
+#define FB_BENCH_SNAP_MAX 3
+struct fb_bench_snapshot {
+	const char *op, *strategy; /* static strings of bench.c */
+	bool passed;		   /* the validation it shows */
+	char file[4096];	   /* DIR/fbN-OP.png */
+};
+struct fb_bench_snaps {
+	int dirfd;
+	const char *dir;
+	struct fb_bench_snapshot shots[FB_BENCH_SNAP_MAX];
+	size_t n;
+	int error; /* the first -errno of a snapshot not written (logged) */
+};
+/* Open DIR (which must exist and be a writable directory) and load libpng:
+ * 0, or -errno with the message logged. */
+int fb_bench_snaps_open(struct fb_bench_snaps *s, const char *dir);
+/* Forget the previous device's snapshots. */
+void fb_bench_snaps_reset(struct fb_bench_snaps *s);
+/* The fb_bench_opts.validated callback; arg is a struct fb_bench_snaps. */
+void fb_bench_snaps_validated(void *arg, const struct fb_bench_dev *dev, const char *op,
+			      const char *strategy, bool passed);
+void fb_bench_snaps_close(struct fb_bench_snaps *s);
+/* The visible area of dev as width*height RGB, through snap.c's conversion:
+ * a newly allocated buffer, or NULL with *err set (-errno). */
+uint8_t *fb_bench_read_rgb(const struct fb_bench_dev *dev, int *err);

@@ -34,6 +34,9 @@ static void bench_help(void)
 	       "                        memset memcpy memmove scalar32 stos sse2 avx2 sse2-nt\n"
 	       "                        avx2-nt sse41-load pixman auto write read\n"
 	       "  -J, --json            JSON output\n"
+	       "      --snap DIR        save each validated pattern as read back from the\n"
+	       "                        device: DIR/fbN-fill.png, DIR/fbN-upload.png,\n"
+	       "                        DIR/fbN-copy.png (8-bit RGB; DIR must exist)\n"
 	       "      --dev DIR         device nodes are under DIR (default /dev)\n"
 	       "  -h, --help            show this help\n"
 	       "\n"
@@ -43,7 +46,9 @@ static void bench_help(void)
 	       "\n"
 	       "Exit status: 0 ok, 1 error or device removed, 2 usage, 3 validation failed,\n"
 	       "130 interrupted (SIGINT), 143 terminated (SIGTERM); the screen is restored\n"
-	       "first in every case but a removed device.\n");
+	       "first in every case but a removed device.  A --snap DIR that is not a\n"
+	       "writable directory is exit 1 before anything is drawn; so is a snapshot\n"
+	       "that could not be written, at the end.\n");
 }
 
 static double mb(double bytes_per_second)
@@ -52,7 +57,8 @@ static double mb(double bytes_per_second)
 }
 
 static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_mapping *m,
-			const struct fb_bench_report *rep, bool quick)
+			const struct fb_bench_report *rep, bool quick,
+			const struct fb_bench_snaps *snaps)
 {
 	printf("%s: %s %ux%u, %u bpp, stride %zu, %s\n", dev->name, dev->fmt.name,
 	       dev->vis.width, dev->vis.height, m->hw.var.bits_per_pixel, dev->vis.stride,
@@ -89,6 +95,10 @@ static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_ma
 		printf("  first mismatch: %s/%s at x=%u y=%u: expected 0x%08x, got 0x%08x\n",
 		       v->first.op, v->first.strategy, v->first.x, v->first.y,
 		       v->first.expected, v->first.got);
+	for (size_t i = 0; snaps && i < snaps->n; i++)
+		printf("  snapshot: %s/%s -> %s (validation %s)\n", snaps->shots[i].op,
+		       snaps->shots[i].strategy, snaps->shots[i].file,
+		       snaps->shots[i].passed ? "passed" : "FAILED");
 	printf("  restored: %s\n\n", rep->restored ? "yes" : "NO");
 }
 
@@ -123,8 +133,27 @@ static json_object *json_result(const struct fb_bench_result *r)
 	return o;
 }
 
+/* The files bench --snap wrote for one framebuffer. */
+static json_object *json_snapshots(const struct fb_bench_snaps *snaps)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < snaps->n; i++) {
+		const struct fb_bench_snapshot *s = &snaps->shots[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "op", json_object_new_string(s->op));
+		json_object_object_add(o, "strategy", json_object_new_string(s->strategy));
+		json_object_object_add(o, "file", json_object_new_string(s->file));
+		json_object_object_add(o, "passed", json_object_new_boolean(s->passed));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static json_object *json_device(const struct fb_bench_dev *dev,
-				const struct fb_bench_report *rep)
+				const struct fb_bench_report *rep,
+				const struct fb_bench_snaps *snaps)
 {
 	json_object *o = json_object_new_object(), *results = json_object_new_array();
 	json_object *v = json_object_new_object();
@@ -151,6 +180,8 @@ static json_object *json_device(const struct fb_bench_dev *dev,
 		json_object_object_add(v, "first_mismatch", fo);
 	}
 	json_object_object_add(o, "validation", v);
+	if (snaps)
+		json_object_object_add(o, "snapshots", json_snapshots(snaps));
 	json_object_object_add(o, "restored", json_object_new_boolean(rep->restored));
 	return o;
 }
@@ -184,19 +215,21 @@ static bool strategy_name_known(const char *name)
 
 static int bench_main(int argc, char *argv[])
 {
-	enum { OPT_DEV = 0x100 };
+	enum { OPT_DEV = 0x100, OPT_SNAP };
 	static const struct option options[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "quick", no_argument, NULL, 'q' },
 		{ "strategy", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "dev", required_argument, NULL, OPT_DEV },
+		{ "snap", required_argument, NULL, OPT_SNAP },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	struct fb_bench_opts opts = { .duration = 2 };
 	struct fb_device_list list = { 0 };
-	const char *devdir = "/dev";
+	const char *devdir = "/dev", *snap_dir = NULL;
+	struct fb_bench_snaps snaps = { .dirfd = -1 };
 	_cleanup_free_ char **strategies = NULL;
 	_cleanup_free_ const struct fb_device **targets = NULL;
 	_cleanup_free_ struct fb_bench_report *rep = NULL;
@@ -245,6 +278,9 @@ static int bench_main(int argc, char *argv[])
 		case OPT_DEV:
 			devdir = optarg;
 			break;
+		case OPT_SNAP:
+			snap_dir = optarg;
+			break;
 		case 'h':
 			bench_help();
 			return FB_EXIT_OK;
@@ -253,9 +289,17 @@ static int bench_main(int argc, char *argv[])
 		}
 	}
 
+	/* A directory that will not take the files is found before anything is drawn. */
+	if (snap_dir) {
+		if (fb_bench_snaps_open(&snaps, snap_dir) < 0)
+			return FB_EXIT_ERROR;
+		opts.validated = fb_bench_snaps_validated;
+		opts.validated_arg = &snaps;
+	}
 	r = fb_device_scan(&list);
 	if (r < 0) {
 		ERR("cannot read /sys/class/graphics: %s", strerror(-r));
+		fb_bench_snaps_close(&snaps);
 		return FB_EXIT_ERROR;
 	}
 	targets = calloc(list.n + (size_t)(argc - optind) + 1, sizeof(*targets));
@@ -305,6 +349,7 @@ static int bench_main(int argc, char *argv[])
 			any_error = true;
 			continue;
 		}
+		fb_bench_snaps_reset(&snaps);
 		r = fb_bench_run(&dev, &opts, rep);
 		fb_bench_device_close(&dev, &m);
 		if (r == -ENODEV || rep->device_removed) {
@@ -322,10 +367,12 @@ static int bench_main(int argc, char *argv[])
 		}
 		if (!rep->validation.passed)
 			any_invalid = true;
+		if (snaps.error)
+			any_error = true; /* logged as it happened */
 		if (json)
-			json_object_array_add(fbs, json_device(&dev, rep));
+			json_object_array_add(fbs, json_device(&dev, rep, snap_dir ? &snaps : NULL));
 		else
-			print_table(&dev, &m, rep, opts.quick);
+			print_table(&dev, &m, rep, opts.quick, snap_dir ? &snaps : NULL);
 	}
 	fb_bench_console_restore(&con);
 	fb_bench_restore_signals();
@@ -345,6 +392,7 @@ static int bench_main(int argc, char *argv[])
 		rc = FB_EXIT_OK;
 	}
 finish:
+	fb_bench_snaps_close(&snaps);
 	if (root)
 		json_object_put(root);
 	fb_device_list_free(&list);

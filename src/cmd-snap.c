@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "log.h"
+#include "png-dl.h"
 #include "snap.h"
 
 static void snap_usage(void)
@@ -40,38 +41,13 @@ static void default_name(char *buf, size_t len, const char *dir, const char *fbn
 		 stamp);
 }
 
-/* Write the PNG to path through a temporary file renamed into place, so
- * that a device lost midway leaves no half-written PNG. */
+/* Through a temporary file renamed into place (fb_snap_save_at), so that
+ * a device lost midway leaves no half-written PNG. */
 static int write_file(const char *path, const uint8_t *rgb, unsigned w, unsigned h)
 {
-	char tmp[4096];
-	FILE *f;
-	int fd, r;
-
 	if (strcmp(path, "-") == 0)
 		return fb_snap_write_png(stdout, rgb, w, h);
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path) >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		r = -errno;
-		close(fd);
-		unlink(tmp);
-		return r;
-	}
-	r = fb_snap_write_png(f, rgb, w, h);
-	if (fclose(f) != 0 && r == 0)
-		r = -errno;
-	if (r == 0 && fchmodat(AT_FDCWD, tmp, 0644, 0) < 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	return r;
+	return fb_snap_save_at(AT_FDCWD, path, rgb, w, h);
 }
 
 static int snap_one(const struct fb_device *dev, const char *devdir, const char *path,
@@ -146,6 +122,9 @@ static int do_snap(int argc, char *argv[])
 			      : "expected DEVICE and an optional FILE.png");
 		return fb_usage_error("snap");
 	}
+	/* Before the device is read: no PNG without libpng (it is dlopen()ed). */
+	if (fb_libpng_open("snap") < 0)
+		return FB_EXIT_ERROR;
 	r = fb_device_scan(&list);
 	if (r < 0) {
 		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));

@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "macro.h"
+#include "png-dl.h"
 #include "snap.h"
 
 uint8_t fb_expand_to_8(uint32_t v, unsigned len)
@@ -245,6 +248,8 @@ int fb_snap_write_png(FILE *out, const uint8_t *rgb, unsigned width, unsigned he
 
 	if (!width || !height)
 		return -EINVAL;
+	if (fb_libpng_open("snap") < 0)
+		return -ENOENT;
 	png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &e, png_error_fn,
 				      png_warning_fn);
 	if (!png)
@@ -269,6 +274,54 @@ int fb_snap_write_png(FILE *out, const uint8_t *rgb, unsigned width, unsigned he
 		r = -EIO;
 finish:
 	png_destroy_write_struct(&png, &info);
+	return r;
+}
+
+/* A name no other writer uses: O_EXCL turns a collision into a retry. */
+static void temp_name(char *buf, size_t len, const char *name, unsigned attempt)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(buf, len, "%s.%08lx~", name,
+		 (unsigned long)(((uint64_t)getpid() << 20) ^ (uint64_t)ts.tv_nsec ^
+				 ((uint64_t)attempt * 0x9e3779b9u)) & 0xffffffffu);
+}
+
+int fb_snap_save_at(int dirfd, const char *name, const uint8_t *rgb, unsigned width,
+		    unsigned height)
+{
+	char tmp[4096];
+	FILE *f;
+	int fd = -1, r;
+
+	if (strlen(name) + 11 >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (unsigned attempt = 0; fd < 0 && attempt < 100; attempt++) {
+		temp_name(tmp, sizeof(tmp), name, attempt);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
+		if (fd < 0 && errno != EEXIST)
+			return -errno;
+	}
+	if (fd < 0)
+		return -EEXIST;
+	f = fdopen(fd, "w");
+	if (!f) {
+		r = -errno;
+		close(fd);
+		unlinkat(dirfd, tmp, 0);
+		return r;
+	}
+	r = fb_snap_write_png(f, rgb, width, height);
+	if (r == 0 && fchmod(fileno(f), 0644) < 0)
+		r = -errno;
+	if (fclose(f) != 0 && r == 0)
+		r = -errno;
+	if (r == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
+		r = -errno;
+	if (r < 0)
+		unlinkat(dirfd, tmp, 0);
 	return r;
 }
 

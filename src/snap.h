@@ -8,7 +8,10 @@
  * is unit-tested on synthetic buffers.  Components expand to 8 bits over
  * the full range, rounded: v * 255 / max (5-bit 31 is 255, not 248).
  * pixman is not used here: its bit replication is off by one from that
- * rounding for some values.
+ * rounding for some values (RGB565 through pixman_image_composite32 to
+ * x8r8g8b8: 4 of the 32 5-bit and 10 of the 64 6-bit values, e.g. 5-bit 3
+ * is 24, not 25).  For 8-bit components the two agree, but there pixman
+ * would only move bytes, so one code path serves every format.
  */
 
 #include <stdbool.h>
@@ -57,6 +60,16 @@ uint8_t fb_expand_to_8(uint32_t v, unsigned len);
 
 /* Write width*height RGB as an 8-bit RGB PNG.  Returns 0 or -EIO. */
 int fb_snap_write_png(FILE *out, const uint8_t *rgb, unsigned width, unsigned height);
+
+/* Write width*height RGB as a PNG named name, relative to dirfd (or
+ * AT_FDCWD), mode 0644: into a new temporary file next to it (O_CREAT|
+ * O_EXCL|O_NOFOLLOW, a random suffix), then renamed over name.  So a
+ * reader never sees half a PNG, an earlier PNG of that name is replaced,
+ * and a symlink planted at name is replaced, never followed (rename acts
+ * on the link itself).  Returns 0 or -errno; the temporary is removed on
+ * failure. */
+int fb_snap_save_at(int dirfd, const char *name, const uint8_t *rgb, unsigned width,
+		    unsigned height);
 
 /* Copy [off, off+n) of a mapping into dst, catching SIGBUS (the device
  * or file behind the mapping went away): 0 or -ENODEV. */

@@ -46,4 +46,13 @@ check "the warning names the device" grep -qF "fb0: bench draws on the visible s
 check "one error line" test "$(grep -c 'cannot open' "$work/err")" -eq 1
 run 1 "fb0: cannot open" -d "$fixture" -- bench -J --dev "$work/dev"
 check "-J still prints the document" grep -qF '"framebuffers"' "$work/out"
+# --snap DIR: a DIR that cannot take the files is refused before anything
+# is drawn (no "draws on the visible screen" warning), naming DIR and the cause.
+run 1 "bench: --snap $work/nodir: cannot open the directory: No such file or directory" \
+	-d "$fixture" -- bench --quick --snap "$work/nodir" fb0
+check "--snap: refused before the warning" sh -c "! grep -q 'draws on the visible screen' '$work/err'"
+: >"$work/file"
+run 1 "bench: --snap $work/file: cannot open the directory: Not a directory" \
+	-d "$fixture" -- bench --quick --snap "$work/file" fb0
+check "bench --help names --snap" sh -c "'$FBCLASSCTL' bench --help | grep -q 'DIR/fbN-fill.png'"
 finish

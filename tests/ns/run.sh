@@ -317,4 +317,34 @@ check "remove deletes the node" test ! -e "$dev/fb9"
 check "remove deletes its link" test ! -L "$dev/fb/by-path/platform-vfb.9"
 check "remove keeps other links" test -L "$dev/fb/by-path/pci-0000:00:02.0"
 
+# libpng is dlopen()ed: the daemon does not map it, and where it cannot be
+# loaded (a file that is not a library bound over it, in this namespace
+# only) snap and bench --snap say so and exit 1 before touching a device.
+fresh
+"$UMOCKDEV_RUN" -d "$fixture" -- "$FBCLASSCTL" daemon --dev "$dev" >"$work/d.out" 2>"$work/d.err" &
+upid=$!
+for _ in $(seq 50); do grep -q "daemon ready" "$work/d.err" && break; sleep 0.1; done
+# umockdev-run runs fbclassctl as its child
+dpid=$(pgrep -P "$upid" -x fbclassctl || echo "$upid")
+expect_eq "the daemon maps no libpng, libz or libm" \
+	"$(grep -cE 'libpng|libz\.|libm\.' "/proc/$dpid/maps" 2>&1)" 0
+kill "$dpid"
+wait "$upid" 2>/dev/null
+pnglib=$(ldconfig -p | awk '$1 == "libpng16.so.16" && /x86-64/ { print $NF; exit }')
+if [ -n "$pnglib" ] && mount --bind /dev/null "$(readlink -f "$pnglib")"; then
+	"$FBCLASSCTL" snap fb0 "$work/x.png" 2>"$work/png.err"
+	expect_eq "no libpng: snap exits 1" "$?" 1
+	expect_grep "no libpng: snap names the library" \
+		"snap: libpng16.so.16 not available: " "$work/png.err"
+	check "no libpng: no file" test ! -e "$work/x.png"
+	mkdir "$work/shots"
+	"$FBCLASSCTL" bench --quick --snap "$work/shots" fb0 2>"$work/png.err"
+	expect_eq "no libpng: bench --snap exits 1" "$?" 1
+	expect_grep "no libpng: bench --snap names the library" \
+		"bench --snap: libpng16.so.16 not available: " "$work/png.err"
+	umount "$(readlink -f "$pnglib")"
+else
+	ok "# SKIP no libpng16.so.16 to hide"
+fi
+
 finish

@@ -7,11 +7,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <png.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -314,6 +317,82 @@ static void test_geometry(void)
 	      "xoffset wraps: %s", why);
 }
 
+/* bench --snap on a RAM RGB565 device: one PNG per validated op, the fill
+ * one read back by libpng's own reader; a symlink planted at a file name
+ * is replaced, not followed; a missing DIR is refused up front. */
+static void test_snapshots(void)
+{
+	const unsigned w = 37, h = 23;
+	const size_t stride = w * 2 + 6;
+	uint8_t *mem = calloc(h, stride);
+	struct fb_bench_dev d = ram_dev(&fmts[6], mem, w, h, stride);
+	struct fb_bench_snaps snaps;
+	d.visual = FB_VISUAL_TRUECOLOR; /* what snap.c decodes the format from */
+	struct fb_bench_opts o = { .quick = true, .validated = fb_bench_snaps_validated,
+				   .validated_arg = &snaps };
+	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
+	char dir[256], path[512], victim[512], buf[8] = "";
+	const char *ops[] = { "fill", "upload", "copy" };
+	png_image img;
+	uint8_t *rgb = malloc((size_t)w * h * 3);
+	struct stat st;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s/fbclass-bench-snap.XXXXXX", getenv("TMPDIR") ?: "/tmp");
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	snprintf(path, sizeof(path), "%s/missing", dir);
+	CHECK(fb_bench_snaps_open(&snaps, path) == -ENOENT, "a missing DIR is refused");
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	fd = open(victim, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	CHECK(fd >= 0 && write(fd, "keep", 4) == 4, "victim");
+	close(fd);
+	CHECK(fb_bench_snaps_open(&snaps, victim) == -ENOTDIR, "a file as DIR is refused");
+	snprintf(path, sizeof(path), "%s/ram0-fill.png", dir);
+	CHECK(symlink(victim, path) == 0, "plant a symlink");
+
+	CHECK(fb_bench_snaps_open(&snaps, dir) == 0, "open %s", dir);
+	CHECK(fb_bench_run(&d, &o, rep) == 0 && rep->validation.passed, "run");
+	CHECK(snaps.error == 0, "no snapshot error: %d", snaps.error);
+	CHECK(snaps.n == 3, "three snapshots: %zu", snaps.n);
+	for (size_t i = 0; i < snaps.n && i < 3; i++) {
+		char want[512];
+		snprintf(want, sizeof(want), "%s/ram0-%s.png", dir, ops[i]);
+		CHECK(strcmp(snaps.shots[i].op, ops[i]) == 0 && snaps.shots[i].passed,
+		      "snapshot %zu is %s, passed", i, ops[i]);
+		CHECK(strcmp(snaps.shots[i].file, want) == 0, "file %s", snaps.shots[i].file);
+		CHECK(lstat(want, &st) == 0 && S_ISREG(st.st_mode), "%s is a regular file",
+		      want);
+	}
+	fd = open(victim, O_RDONLY);
+	CHECK(fd >= 0 && read(fd, buf, sizeof(buf)) == 4 && memcmp(buf, "keep", 4) == 0,
+	      "the symlink's target is untouched");
+	close(fd);
+
+	/* The fill colour 0x123456 in RGB565 is 2, 13, 10: 16, 53, 82 in 8 bits. */
+	memset(&img, 0, sizeof(img));
+	img.version = PNG_IMAGE_VERSION;
+	CHECK(png_image_begin_read_from_file(&img, path) != 0, "read %s", path);
+	CHECK(img.width == w && img.height == h, "%ux%u", img.width, img.height);
+	img.format = PNG_FORMAT_RGB;
+	CHECK(png_image_finish_read(&img, NULL, rgb, 0, NULL) != 0, "decode");
+	for (size_t i = 0; i < (size_t)w * h; i++)
+		if (rgb[i * 3] != 16 || rgb[i * 3 + 1] != 53 || rgb[i * 3 + 2] != 82) {
+			CHECK(0, "fill pixel %zu is %u,%u,%u", i, rgb[i * 3], rgb[i * 3 + 1],
+			      rgb[i * 3 + 2]);
+			break;
+		}
+	fb_bench_snaps_close(&snaps);
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "%s/ram0-%s.png", dir, ops[i]);
+		unlink(path);
+	}
+	unlink(victim);
+	CHECK(rmdir(dir) == 0, "no temporary file left in %s", dir);
+	free(rgb);
+	free(rep);
+	free(mem);
+}
+
 int main(void)
 {
 	test_pixels();
@@ -324,6 +403,7 @@ int main(void)
 	test_validation_fails();
 	test_device_loss();
 	test_geometry();
+	test_snapshots();
 	if (failures) {
 		fprintf(stderr, "%d failures\n", failures);
 		return EXIT_FAILURE;

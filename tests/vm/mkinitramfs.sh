@@ -54,6 +54,10 @@ if [ -n "${FBCLASSCTL:-}" ] && [ -x "$FBCLASSCTL" ]; then
 	pixmanlib=$(ldconfig -p | awk '$1 == "libpixman-1.so.0" && /x86-64/ { print $NF; exit }')
 	[ -n "$pixmanlib" ] || die "libpixman-1.so.0 not found (apt-get install libpixman-1-0)"
 	copy_elf "$pixmanlib"
+	# dlopen()ed by snap and bench --snap; copy_elf brings its libz and libm
+	pnglib=$(ldconfig -p | awk '$1 == "libpng16.so.16" && /x86-64/ { print $NF; exit }')
+	[ -n "$pnglib" ] || die "libpng16.so.16 not found (apt-get install libpng16-16)"
+	copy_elf "$pnglib"
 fi
 for tool in fbset jq; do
 	path=$(command -v "$tool") || die "$tool not found (apt-get install $tool)"

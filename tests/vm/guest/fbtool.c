@@ -11,6 +11,11 @@
  *                                   area, and write to OUT what a correct
  *                                   snapshot shows: "W H\n" then W*H RGB
  *                                   bytes
+ *   fbtool format DEV OUT           write to OUT the visible geometry and
+ *                                   pixel format: "W H BPP VISUAL ROFF RLEN
+ *                                   GOFF GLEN BOFF BLEN\n", then, for
+ *                                   PSEUDOCOLOR, 1<<BPP lines "R G B" of the
+ *                                   colour map (8 bits, FBIOGETCMAP)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -162,12 +167,53 @@ static int do_pattern(const char *dev, const char *out, unsigned yoff)
 	return 0;
 }
 
+static int do_format(const char *dev, const char *out)
+{
+	struct fb_var_screeninfo var;
+	struct fb_fix_screeninfo fix;
+	uint16_t r[256], g[256], b[256];
+	struct fb_cmap cmap = { .start = 0, .len = 256, .red = r, .green = g, .blue = b };
+	FILE *f;
+	int fd = open(dev, O_RDONLY);
+
+	if (fd < 0)
+		return die("open", dev);
+	if (ioctl(fd, FBIOGET_VSCREENINFO, &var) < 0 || ioctl(fd, FBIOGET_FSCREENINFO, &fix) < 0)
+		return die("FBIOGET_*SCREENINFO", dev);
+	if (fix.visual == FB_VISUAL_PSEUDOCOLOR) {
+		if (var.bits_per_pixel > 8) {
+			fprintf(stderr, "fbtool: %s: PSEUDOCOLOR at %u bpp\n", dev,
+				var.bits_per_pixel);
+			return 1;
+		}
+		cmap.len = 1u << var.bits_per_pixel;
+		if (ioctl(fd, FBIOGETCMAP, &cmap) < 0)
+			return die("FBIOGETCMAP", dev);
+	}
+	close(fd);
+	f = fopen(out, "w");
+	if (!f)
+		return die("create", out);
+	fprintf(f, "%u %u %u %u %u %u %u %u %u %u\n", var.xres, var.yres, var.bits_per_pixel,
+		fix.visual, var.red.offset, var.red.length, var.green.offset, var.green.length,
+		var.blue.offset, var.blue.length);
+	if (fix.visual == FB_VISUAL_PSEUDOCOLOR)
+		for (unsigned i = 0; i < cmap.len; i++)
+			fprintf(f, "%u %u %u\n", r[i] >> 8, g[i] >> 8, b[i] >> 8);
+	if (fclose(f) != 0)
+		return die("write", out);
+	return 0;
+}
+
 int main(int argc, char *argv[])
 {
 	if (argc == 4 && strcmp(argv[1], "mmap") == 0)
 		return do_mmap(argv[2], argv[3]);
+	if (argc == 4 && strcmp(argv[1], "format") == 0)
+		return do_format(argv[2], argv[3]);
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "pattern") == 0)
 		return do_pattern(argv[2], argv[3], argc == 5 ? (unsigned)atoi(argv[4]) : 0);
-	fprintf(stderr, "usage: fbtool mmap DEV READYFILE | fbtool pattern DEV OUT [YOFFSET]\n");
+	fprintf(stderr, "usage: fbtool mmap DEV READYFILE | fbtool pattern DEV OUT [YOFFSET] | "
+			"fbtool format DEV OUT\n");
 	return 2;
 }
