@@ -256,7 +256,7 @@ static void summarize(const struct bcase *c, const struct entry *e, unsigned n,
 		const struct entry *ms = find(e, n, false, FBK_FILL_MEMSET, bpp);
 		const struct entry *px = find(e, n, false, FBK_FILL_PIXMAN, bpp);
 		const struct entry *best = NULL;
-		struct stats rb, rj;
+		struct stats rb = { 0 }, rj;
 
 		/* Our kernel with the best paired ratio to pixman: the ceiling. */
 		for (unsigned j = 0; j < n; j++)
