@@ -226,13 +226,12 @@ enum fbk_fill_method fbk_fill_choose(size_t bytes, unsigned bpp)
 	if (bytes >= fbk_nt_threshold())
 		return cpu_has_avx2() ? FBK_FILL_AVX2_NT : FBK_FILL_SSE2_NT;
 	/* 1, 2 and 4-byte pixels: rep stosq is memset's own loop.  3-byte pixels
-	 * have no repeating qword: vector stores, with prefetchw where there is. */
+	 * have no repeating qword: vector stores.  Not the -pfw kernels: in make
+	 * bench with a shuffled order avx2-pfw measured 0.84-0.86 of memset and
+	 * avx2 0.86-0.87, sse2-pfw 0.75-0.77 and sse2 0.80-0.82. */
 	if (bpp != 24)
 		return FBK_FILL_STOS;
-	if (cpu_has_avx2())
-		return cpu_has_prefetchw() ? FBK_FILL_AVX2_PFW : FBK_FILL_AVX2;
-	/* sse2-pfw measured below sse2 here (0.71-0.75 against 0.79 of memset) */
-	return FBK_FILL_SSE2;
+	return cpu_has_avx2() ? FBK_FILL_AVX2 : FBK_FILL_SSE2;
 }
 
 enum fbk_copy_method fbk_copy_choose(size_t bytes)
@@ -420,8 +419,9 @@ DEFINE_FILL_ROW(fill_row_u64, , uint64_t, 8, load64, STORE64, 0, NO_PREFETCH)
 #define STREAM256(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (v))
 /*
  * prefetchw 768 bytes (12 lines) ahead: a 1920x1080 24 bpp AVX2 fill in L3
- * went from ~0.8 to ~0.9 of memset (rep stosb) in a micro-benchmark here, and
- * by 0.01-0.05 in make bench; 256 ahead did not help, 1536 or more lost again.  Ignored on UC and WC mappings, so harmless on a
+ * went from ~0.8 to ~0.9 of memset (rep stosb) in a micro-benchmark here, but
+ * not in make bench once its method order was shuffled; kept as methods to
+ * measure, not chosen by AUTO.  256 ahead did not help, 1536 or more lost.  Ignored on UC and WC mappings, so harmless on a
  * framebuffer.
  */
 #define PREFETCH_AHEAD 768
