@@ -37,6 +37,8 @@ enum fbk_fill_method {
 	FBK_FILL_AVX2_NT,  /* 32-byte non-temporal stores (vmovntdq) */
 	FBK_FILL_PIXMAN,   /* pixman_fill: 8, 16, 32 bpp, stride a multiple of 4 */
 	FBK_FILL_REFERENCE, /* one pixel at a time; the oracle of the tests */
+	FBK_FILL_SSE2_PFW,  /* FBK_FILL_SSE2 with prefetchw ahead of the stores */
+	FBK_FILL_AVX2_PFW,  /* FBK_FILL_AVX2 with prefetchw ahead of the stores */
 	_FBK_FILL_MAX,
 };
 

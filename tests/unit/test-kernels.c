@@ -148,6 +148,76 @@ static void test_fill_large(void)
 				test_fill_one(bpps[b], 1920, 0, 0, m, 0x00123456);
 }
 
+/*
+ * Every head and tail: rows starting at each offset mod 64 (the widest store
+ * and the line), widths 1..67 pixels, and rows around the lengths where a
+ * kernel changes loop: 3 stores, one 192-byte step, and 768 + 192 bytes,
+ * past which the -pfw kernels prefetch.  Pads 0 (one long row), odd, and a
+ * whole line.  Only the whole buffer compared with the reference will do.
+ */
+static void test_fill_alignment(void)
+{
+	static const unsigned long_rows[] = {96,  191, 192,  193,  959,
+					     960, 961, 1152, 1153, 2047};
+	static const unsigned apads[] = {0, 5, 64};
+	/* memset needs a pixel of equal bytes; every other method gets a real one */
+	static const uint32_t apixels[2] = {0x00123456, 0xa5a5a5a5};
+	const unsigned height = 2, n_widths = 67 + (unsigned)ARRAY_SIZE_T(long_rows);
+	size_t size = (2100 + 64) * height + 2 * GUARD + 64;
+	uint8_t *orig = malloc(size), *got = malloc(size),
+		*want[2] = {malloc(size), malloc(size)};
+	char what[160];
+
+	for (unsigned bpp = 8; bpp <= 32; bpp += 8)
+		for (unsigned wi = 0; wi < n_widths; wi++) {
+			unsigned Bpp = bpp / 8;
+			unsigned width =
+			    wi < 67 ? wi + 1 : (long_rows[wi - 67] + Bpp - 1) / Bpp;
+
+			for (size_t p = 0; p < ARRAY_SIZE_T(apads); p++)
+				for (unsigned base = 0; base < 64; base++) {
+					size_t stride =
+					    fbk_row_bytes(bpp, width) + apads[p];
+					size_t span = 2 * GUARD + 64 + stride * height;
+
+					randomize(orig, span);
+					for (int k = 0; k < 2; k++) {
+						struct fbk_surface sw = {
+						    want[k] + GUARD + base, stride, width,
+						    height, bpp};
+						memcpy(want[k], orig, span);
+						fbk_fill(&sw, 0, 0, width, height,
+							 apixels[k], FBK_FILL_REFERENCE);
+					}
+					for (int m = 0; m < _FBK_FILL_MAX; m++) {
+						struct fbk_surface sg = {
+						    got + GUARD + base, stride, width,
+						    height, bpp};
+						int k = m == FBK_FILL_MEMSET;
+
+						if (m == FBK_FILL_REFERENCE ||
+						    !fbk_fill_method_usable(m, &sg,
+									    apixels[k]))
+							continue;
+						memcpy(got, orig, span);
+						int rc = fbk_fill(&sg, 0, 0, width,
+								  height, apixels[k], m);
+						snprintf(what, sizeof(what),
+							 "fill %s bpp %u width %u pad %u "
+							 "base %u",
+							 fbk_fill_method_name(m), bpp,
+							 width, apads[p], base);
+						CHECK(rc == 0, "%s: rc %d", what, rc);
+						same(got, want[k], span, what);
+					}
+				}
+		}
+	free(orig);
+	free(got);
+	free(want[0]);
+	free(want[1]);
+}
+
 static void test_copy_one(unsigned bpp, unsigned width, unsigned pad, unsigned base,
 			  enum fbk_copy_method m)
 {
@@ -237,6 +307,7 @@ int main(void)
 	test_pixels();
 	test_reject();
 	test_fill();
+	test_fill_alignment();
 	test_fill_large();
 	/* The AUTO choice flips at the threshold: run both sides of it. */
 	fbk_set_nt_threshold(1);
