@@ -12,6 +12,21 @@ jobs=${JOBS:-2}
 
 step() { printf '\n==== %s\n' "$*"; }
 
+# On a failure, repeat at the very end (where a CI summary that keeps only
+# the tail still shows it) which tests failed and their "not ok" lines.
+report_failures() {
+	rc=$?
+	[ "$rc" -eq 0 ] && return
+	printf '\n==== failed (exit %s); the failing tests say:\n' "$rc"
+	find _build _build-san -name '*.trs' -exec grep -l '^:test-result: FAIL' {} + 2>/dev/null |
+		while read -r trs; do
+			log=${trs%.trs}.log
+			echo "--- $log"
+			grep -A8 '^not ok' "$log" | head -n 60
+		done
+}
+trap report_failures EXIT
+
 step "bootstrap"
 ./autogen.sh
 
