@@ -253,7 +253,7 @@ static int bench_main(int argc, char *argv[])
 		}
 	}
 
-	r = fb_device_scan(&list);
+	r = fb_device_scan(&list, FB_SCAN_NODE);
 	if (r < 0) {
 		ERR("cannot read /sys/class/graphics: %s", strerror(-r));
 		return FB_EXIT_ERROR;

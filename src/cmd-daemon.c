@@ -324,7 +324,7 @@ static void monitor_describe(struct udev_device *dev, struct monitor_line *l)
 	};
 	if (major(devnum))
 		snprintf(l->devnum, sizeof(l->devnum), "%u:%u", major(devnum), minor(devnum));
-	if (fb_device_scan_one(udev_device_get_syspath(dev), &fb) < 0)
+	if (fb_device_scan_one(udev_device_get_syspath(dev), FB_SCAN_NODE, &fb) < 0)
 		return;
 	l->present = true;
 	if (fb_device_parent(&fb) && fb_device_parent(&fb)->driver)

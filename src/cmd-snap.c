@@ -146,7 +146,7 @@ static int do_snap(int argc, char *argv[])
 			      : "expected DEVICE and an optional FILE.png");
 		return fb_usage_error("snap");
 	}
-	r = fb_device_scan(&list);
+	r = fb_device_scan(&list, FB_SCAN_NODE);
 	if (r < 0) {
 		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
 		return FB_EXIT_ERROR;
