@@ -617,7 +617,7 @@ int fb_device_scan_one(const char *syspath, unsigned what, struct fb_device *dev
 	if (r == 0) {
 		r = fb_device_from_sysfs(sd, what, dev);
 		fb_sysfs_dev_close(sd);
-	} else if (r != -ENOMEM) {
+	} else if (r != -ENOMEM && r != -ENAMETOOLONG) {
 		r = -ENODEV;
 	}
 	fb_sysfs_free(s);

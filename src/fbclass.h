@@ -62,7 +62,8 @@ enum fb_scan_what {
 int fb_device_scan(struct fb_device_list *list, unsigned what);
 /* Read one class device by syspath ("/sys/devices/.../fb0" or
  * "/sys/class/graphics/fb0").  -ENODEV when it is gone or has no "dev",
- * -EINVAL when it is malformed (already warned). */
+ * -EINVAL when it is malformed (already warned), -ENAMETOOLONG when the
+ * sysfs backend cannot address it (libsysfs; already reported). */
 int fb_device_scan_one(const char *syspath, unsigned what, struct fb_device *dev);
 void fb_device_free(struct fb_device *dev);
 void fb_device_list_free(struct fb_device_list *list);
