@@ -36,6 +36,12 @@ mkdir -p _build-sysfs
 (cd _build-sysfs && { [ -f Makefile ] || ../configure --enable-werror --with-libsysfs; } &&
 	make -j"$jobs" && ! ldd fbclassctl | grep -q libudev && make -j"$jobs" check-fast)
 
+step "vm: both backends on a real kernel (tests/vm/backends/compare.sh)"
+(cd _build && make -j"$jobs" tests/vm/guest/uevent-forge &&
+	FBCLASSCTL="$top/_build/fbclassctl" FBCLASSCTL_SYSFS="$top/_build-sysfs/fbclassctl" \
+		top_srcdir="$top" top_builddir="$top/_build" VM_JOBS=1 \
+		bash "$top/tests/vm/run.sh" "$top/tests/vm/backends/compare.sh")
+
 step "valgrind: the CLI and fixture tests"
 (cd _build && make check-valgrind)
 
