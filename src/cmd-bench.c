@@ -296,7 +296,7 @@ static int bench_main(int argc, char *argv[])
 		opts.validated = fb_bench_snaps_validated;
 		opts.validated_arg = &snaps;
 	}
-	r = fb_device_scan(&list);
+	r = fb_device_scan(&list, FB_SCAN_NODE);
 	if (r < 0) {
 		ERR("cannot read /sys/class/graphics: %s", strerror(-r));
 		fb_bench_snaps_close(&snaps);

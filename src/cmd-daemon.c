@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
-#include <libudev.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,6 +29,7 @@
 #include "modules.h"
 #include "nodes.h"
 #include "rules.h"
+#include "uevent-monitor.h"
 
 /* Events read in one go before acting: a burst of changes for one device
  * becomes one sysfs read.  Both bounds keep memory fixed. */
@@ -39,8 +39,7 @@
 struct daemon {
 	struct fb_daemon_opts *o;
 	struct fb_rules rules;
-	struct udev *udev;
-	struct udev_monitor *mon;
+	struct fb_monitor *mon;
 	int sfd;
 	unsigned long long last_seqnum;
 	char dirty[DAEMON_DIRTY_MAX][NODE_NAME_MAX];
@@ -63,46 +62,13 @@ static int signals_open(const int *sigs, size_t n)
 	return fd < 0 ? -errno : fd;
 }
 
-/* The kernel monitor: libudev drops messages whose sender is not the
- * kernel, so a root process cannot forge an event into the daemon. */
-static int monitor_open(struct udev **udevp, struct udev_monitor **monp, bool buses,
-			unsigned buffer_size)
+/* The kernel monitor of graphics events, and of the buses whose devices
+ * may want a display driver loaded. */
+static int monitor_open(struct fb_monitor **monp, bool buses, unsigned buffer_size)
 {
-	static const char *const bus_names[] = { "pci", "platform", "usb" };
-	struct udev_monitor *mon;
-	int r;
+	static const char *const subsystems[] = { "graphics", "pci", "platform", "usb" };
 
-	*udevp = udev_new();
-	if (!*udevp) {
-		ERR("cannot start libudev: %m");
-		return -ENOMEM;
-	}
-	mon = udev_monitor_new_from_netlink(*udevp, "kernel");
-	if (!mon) {
-		r = errno ? -errno : -ENOMEM;
-		ERR("cannot open the kernel uevent socket: %s", strerror(-r));
-		return r;
-	}
-	*monp = mon;
-	r = udev_monitor_filter_add_match_subsystem_devtype(mon, "graphics", NULL);
-	for (size_t i = 0; buses && r >= 0 && i < ARRAY_SIZE(bus_names); i++)
-		r = udev_monitor_filter_add_match_subsystem_devtype(mon, bus_names[i], NULL);
-	if (r < 0) {
-		ERR("cannot set the uevent subsystem filter: %s", strerror(-r));
-		return r;
-	}
-	if (buffer_size) {
-		r = udev_monitor_set_receive_buffer_size(mon, (int)buffer_size);
-		if (r < 0)
-			WRN("cannot set the uevent receive buffer to %u bytes: %s", buffer_size,
-			    strerror(-r));
-	}
-	r = udev_monitor_enable_receiving(mon);
-	if (r < 0) {
-		ERR("cannot listen to kernel uevents: %s", strerror(-r));
-		return r;
-	}
-	return 0;
+	return fb_monitor_open(monp, subsystems, buses ? ARRAY_SIZE(subsystems) : 1, buffer_size);
 }
 
 static void mark_dirty(struct daemon *d, const char *name)
@@ -117,12 +83,12 @@ static void mark_dirty(struct daemon *d, const char *name)
 	snprintf(d->dirty[d->n_dirty++], NODE_NAME_MAX, "%s", name);
 }
 
-static void handle_device(struct daemon *d, struct udev_device *dev)
+static void handle_device(struct daemon *d, const struct fb_monitor_event *ev)
 {
-	const char *subsystem = udev_device_get_subsystem(dev);
-	const char *action = udev_device_get_action(dev);
-	const char *name = udev_device_get_sysname(dev);
-	unsigned long long seq = udev_device_get_seqnum(dev);
+	const char *subsystem = ev->subsystem;
+	const char *action = ev->action;
+	const char *name = ev->sysname;
+	unsigned long long seq = ev->seqnum;
 	unsigned n;
 
 	/* Other subsystems use seqnums too: a gap is normal, but says so. */
@@ -130,14 +96,14 @@ static void handle_device(struct daemon *d, struct udev_device *dev)
 		DBG("SEQNUM %llu after %llu: %llu events not for us or lost", seq,
 		    d->last_seqnum, seq - d->last_seqnum - 1);
 	d->last_seqnum = seq;
-	switch (fb_daemon_classify(subsystem, action, major(udev_device_get_devnum(dev)) != 0,
+	switch (fb_daemon_classify(subsystem, action, major(ev->devnum) != 0,
 				   d->o->nm.load_modules)) {
 	case FB_DAEMON_SYNC:
 		DBG("%s: %s event (SEQNUM %llu)", name, action, seq);
 		mark_dirty(d, name);
 		break;
 	case FB_DAEMON_LOAD:
-		fb_modules_load_for_device(udev_device_get_syspath(dev), &n);
+		fb_modules_load_for_device(ev->syspath, &n);
 		break;
 	case FB_DAEMON_IGNORE:
 		break;
@@ -148,24 +114,22 @@ static void handle_device(struct daemon *d, struct udev_device *dev)
 static void drain_events(struct daemon *d)
 {
 	for (unsigned i = 0; i < DAEMON_BATCH_MAX; i++) {
-		struct udev_device *dev;
+		struct fb_monitor_event ev;
+		int r = fb_monitor_receive(d->mon, &ev);
 
-		errno = 0;
-		dev = udev_monitor_receive_device(d->mon);
-		if (dev) {
-			handle_device(d, dev);
-			udev_device_unref(dev);
+		if (r > 0) {
+			handle_device(d, &ev);
 			continue;
 		}
-		if (errno == ENOBUFS) {
+		if (r == -ENOBUFS) {
 			WRN("kernel uevents were lost (receive buffer of %u bytes overran); "
 			    "running a full coldplug",
 			    d->o->buffer_size);
 			d->resync = true;
 			continue;
 		}
-		if (errno && errno != EAGAIN && errno != EINTR)
-			DBG("uevent socket: %m");
+		if (r < 0)
+			DBG("uevent socket: %s", strerror(-r));
 		break;
 	}
 	if (d->resync) {
@@ -252,7 +216,7 @@ static int do_daemon(int argc, char *argv[])
 		goto finish;
 	}
 	/* 1. listen, 2. coldplug, 3. ready: no event falls between scan and loop. */
-	if (monitor_open(&d.udev, &d.mon, o.nm.load_modules, o.buffer_size) < 0)
+	if (monitor_open(&d.mon, o.nm.load_modules, o.buffer_size) < 0)
 		goto finish;
 	nm_coldplug(&o.nm, &d.rules);
 	signal_ready(&o);
@@ -261,7 +225,7 @@ static int do_daemon(int argc, char *argv[])
 	for (;;) {
 		struct pollfd p[2] = {
 			{ .fd = d.sfd, .events = POLLIN },
-			{ .fd = udev_monitor_get_fd(d.mon), .events = POLLIN },
+			{ .fd = fb_monitor_fd(d.mon), .events = POLLIN },
 		};
 		struct signalfd_siginfo si;
 
@@ -286,8 +250,7 @@ static int do_daemon(int argc, char *argv[])
 		goto finish;
 	}
 finish:
-	udev_monitor_unref(d.mon);
-	udev_unref(d.udev);
+	fb_monitor_free(d.mon);
 	if (d.sfd >= 0)
 		close(d.sfd);
 	fb_rules_free(&d.rules);
@@ -311,20 +274,20 @@ struct monitor_line {
 };
 
 /* Read the device now: the event may be stale, or the device gone. */
-static void monitor_describe(struct udev_device *dev, struct monitor_line *l)
+static void monitor_describe(const struct fb_monitor_event *ev, struct monitor_line *l)
 {
 	struct fb_device fb = {};
 	struct fb_hwinfo hw;
-	dev_t devnum = udev_device_get_devnum(dev);
+	dev_t devnum = ev->devnum;
 
 	*l = (struct monitor_line){
-		.action = udev_device_get_action(dev),
-		.name = udev_device_get_sysname(dev),
-		.seqnum = udev_device_get_seqnum(dev),
+		.action = ev->action,
+		.name = ev->sysname,
+		.seqnum = ev->seqnum,
 	};
 	if (major(devnum))
 		snprintf(l->devnum, sizeof(l->devnum), "%u:%u", major(devnum), minor(devnum));
-	if (fb_device_scan_one(udev_device_get_syspath(dev), &fb) < 0)
+	if (fb_device_scan_one(ev->syspath, FB_SCAN_NODE, &fb) < 0)
 		return;
 	l->present = true;
 	if (fb_device_parent(&fb) && fb_device_parent(&fb)->driver)
@@ -397,8 +360,7 @@ static int do_monitor(int argc, char *argv[])
 		{},
 	};
 	static const int sigs[] = { SIGTERM, SIGINT };
-	struct udev *udev = NULL;
-	struct udev_monitor *mon = NULL;
+	struct fb_monitor *mon = NULL;
 	bool json = false;
 	int c, sfd = -1, ret = FB_EXIT_ERROR;
 
@@ -423,14 +385,15 @@ static int do_monitor(int argc, char *argv[])
 		ERR("cannot set up signal handling: %s", strerror(-sfd));
 		goto finish;
 	}
-	if (monitor_open(&udev, &mon, false, 0) < 0)
+	if (monitor_open(&mon, false, 0) < 0)
 		goto finish;
 	for (;;) {
 		struct pollfd p[2] = {
 			{ .fd = sfd, .events = POLLIN },
-			{ .fd = udev_monitor_get_fd(mon), .events = POLLIN },
+			{ .fd = fb_monitor_fd(mon), .events = POLLIN },
 		};
-		struct udev_device *dev;
+		struct fb_monitor_event ev;
+		int r;
 
 		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)
@@ -442,19 +405,21 @@ static int do_monitor(int argc, char *argv[])
 			ret = FB_EXIT_OK;
 			goto finish;
 		}
-		while ((dev = udev_monitor_receive_device(mon))) {
+		while ((r = fb_monitor_receive(mon, &ev)) != 0) {
 			struct monitor_line l;
 
-			monitor_describe(dev, &l);
+			if (r == -ENOBUFS) {
+				WRN("kernel uevents were lost (receive buffer overran)");
+				continue;
+			}
+			if (r < 0)
+				break;
+			monitor_describe(&ev, &l);
 			monitor_print(&l, json);
-			udev_device_unref(dev);
 		}
-		if (errno == ENOBUFS)
-			WRN("kernel uevents were lost (receive buffer overran)");
 	}
 finish:
-	udev_monitor_unref(mon);
-	udev_unref(udev);
+	fb_monitor_free(mon);
 	if (sfd >= 0)
 		close(sfd);
 	return ret;

@@ -170,7 +170,7 @@ static int do_holders(int argc, char *argv[])
 			return fb_usage_error("holders");
 		}
 	}
-	r = fb_device_scan(&list);
+	r = fb_device_scan(&list, FB_SCAN_NODE);
 	if (r < 0) {
 		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
 		return FB_EXIT_ERROR;

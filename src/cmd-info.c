@@ -437,7 +437,7 @@ static int do_info(int argc, char *argv[])
 		ERR("--json and --fbset are mutually exclusive");
 		return fb_usage_error("info");
 	}
-	r = fb_device_scan(&list);
+	r = fb_device_scan(&list, FB_SCAN_ATTRS);
 	if (r < 0) {
 		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
 		return FB_EXIT_ERROR;

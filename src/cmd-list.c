@@ -349,7 +349,7 @@ static int do_list(int argc, char *argv[])
 		ERR("list: unexpected argument '%s'", argv[optind]);
 		return fb_usage_error("list");
 	}
-	r = fb_device_scan(&list);
+	r = fb_device_scan(&list, FB_SCAN_ATTRS);
 	if (r < 0) {
 		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
 		return FB_EXIT_ERROR;

@@ -125,7 +125,7 @@ static int do_snap(int argc, char *argv[])
 	/* Before the device is read: no PNG without libpng (it is dlopen()ed). */
 	if (fb_libpng_open("snap") < 0)
 		return FB_EXIT_ERROR;
-	r = fb_device_scan(&list);
+	r = fb_device_scan(&list, FB_SCAN_NODE);
 	if (r < 0) {
 		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
 		return FB_EXIT_ERROR;

@@ -174,7 +174,7 @@ static int do_unload(int argc, char *argv[])
 		    optind == argc ? "missing DEVICE" : "only one DEVICE at a time");
 		return fb_usage_error("unload");
 	}
-	r = fb_device_scan(&list);
+	r = fb_device_scan(&list, FB_SCAN_NODE);
 	if (r < 0) {
 		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
 		return FB_EXIT_ERROR;

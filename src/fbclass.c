@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Scan of /sys/class/graphics through libudev, into plain copies.
+ * Scan of /sys/class/graphics into plain copies: the backend-neutral half
+ * (parsers, checks, sort, find, path id).  The library that reads sysfs,
+ * libudev or libsysfs, sits behind src/sysfs-backend.h.
  *
  * Everything the rest of the program knows about a framebuffer comes from
- * here, and every string is our own copy: the udev context is gone before
- * fb_device_scan() returns ("hold nothing").
+ * here, and every string is our own copy: the library's context is gone
+ * before fb_device_scan() returns ("hold nothing").
  */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libudev.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,9 @@
 
 #include "fbclass.h"
 #include "log.h"
+#include "macro.h"
 #include "strutil.h"
+#include "sysfs-backend.h"
 
 /* ---- strict parsers ---- */
 
@@ -253,89 +256,91 @@ static int attr_cmp(const void *a, const void *b)
 	return strcmp(((const struct fb_attr *)a)->name, ((const struct fb_attr *)b)->name);
 }
 
-static char *strip_newline_dup(const char *v)
+char *fb_strip_newlines_dup(const char *v)
 {
 	size_t n = strlen(v);
 
-	if (n && v[n - 1] == '\n')
+	while (n && (v[n - 1] == '\n' || v[n - 1] == '\r'))
 		n--;
 	return strndup(v, n);
 }
 
-static int copy_attrs(struct udev_device *ud, struct fb_device *d)
+static void free_strv(char **v, size_t n)
 {
-	struct udev_list_entry *e;
-	size_t cap = 0;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
 
-	udev_list_entry_foreach(e, udev_device_get_sysattr_list_entry(ud))
-	{
-		const char *name = udev_list_entry_get_name(e);
-		const char *value;
+/* The attributes a caller of the node manager needs (FB_SCAN_NODE): the
+ * rules and the by-name link use "name".  dev and uevent are read raw. */
+static const char *const node_attrs[] = { "name" };
+
+static int copy_attrs(struct fb_sysfs_dev *sd, unsigned what, struct fb_device *d)
+{
+	char **names = NULL;
+	size_t n = 0;
+	int r = 0;
+
+	if (what & FB_SCAN_ATTRS) {
+		r = fb_sysfs_dev_attr_names(sd, &names, &n);
+		if (r < 0)
+			return r;
+	}
+	if (!names)
+		n = ARRAY_SIZE(node_attrs);
+	d->attrs = calloc(n ? n : 1, sizeof(*d->attrs));
+	if (!d->attrs) {
+		r = -ENOMEM;
+		goto finish;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name = names ? names[i] : node_attrs[i];
+		_cleanup_free_ char *value = NULL;
+		struct fb_attr *a = &d->attrs[d->n_attrs];
 
 		if (attr_is_link(name))
 			continue;
-		value = udev_device_get_sysattr_value(ud, name);
-		if (!value) /* write-only, or gone: nothing to show */
+		errno = 0;
+		value = fb_sysfs_dev_attr(sd, name);
+		if (!value) { /* write-only, or gone: nothing to show */
+			if (errno == ENOMEM) {
+				r = -ENOMEM;
+				goto finish;
+			}
 			continue;
-		if (d->n_attrs == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			struct fb_attr *a = realloc(d->attrs, ncap * sizeof(*a));
-
-			if (!a)
-				return -ENOMEM;
-			d->attrs = a;
-			cap = ncap;
 		}
-		d->attrs[d->n_attrs].name = strdup(name);
-		d->attrs[d->n_attrs].value = strip_newline_dup(value);
+		a->name = strdup(name);
+		a->value = fb_strip_newlines_dup(value);
 		d->n_attrs++;
-		if (!d->attrs[d->n_attrs - 1].name || !d->attrs[d->n_attrs - 1].value)
-			return -ENOMEM;
+		if (!a->name || !a->value) {
+			r = -ENOMEM;
+			goto finish;
+		}
 	}
 	if (d->n_attrs)
 		qsort(d->attrs, d->n_attrs, sizeof(*d->attrs), attr_cmp);
-	return 0;
+finish:
+	free_strv(names, names ? n : 0);
+	return r;
 }
 
-static int copy_parent(struct udev_device *p, struct fb_parent *fp)
+static int copy_parents(struct fb_sysfs_dev *sd, struct fb_device *d)
 {
-	const char *modalias = udev_device_get_property_value(p, "MODALIAS");
 	char *link;
-
-	if (!modalias)
-		modalias = udev_device_get_sysattr_value(p, "modalias");
-	fp->syspath = strdup(udev_device_get_syspath(p));
-	fp->sysname = strdup(udev_device_get_sysname(p));
-	fp->subsystem = strdup_or_null(udev_device_get_subsystem(p));
-	fp->driver = strdup_or_null(udev_device_get_driver(p));
-	fp->modalias = modalias ? strip_newline_dup(modalias) : NULL;
-	fp->module = NULL;
-	if (!fp->syspath || !fp->sysname)
-		return -ENOMEM;
-	if (fp->driver && asprintf(&link, "%s/driver/module", fp->syspath) >= 0) {
-		fp->module = readlink_basename(link);
-		free(link);
-	}
-	return 0;
-}
-
-static int copy_parents(struct udev_device *ud, struct fb_device *d)
-{
-	struct udev_device *p;
-	size_t n = 0;
 	int r;
 
-	for (p = udev_device_get_parent(ud); p; p = udev_device_get_parent(p))
-		n++;
-	if (!n)
-		return 0;
-	d->parents = calloc(n, sizeof(*d->parents));
-	if (!d->parents)
-		return -ENOMEM;
-	for (p = udev_device_get_parent(ud); p; p = udev_device_get_parent(p)) {
-		r = copy_parent(p, &d->parents[d->n_parents++]);
-		if (r < 0)
-			return r;
+	r = fb_sysfs_dev_parents(sd, &d->parents, &d->n_parents);
+	if (r < 0)
+		return r;
+	/* The module link is read alike for both backends. */
+	for (size_t i = 0; i < d->n_parents; i++) {
+		struct fb_parent *p = &d->parents[i];
+
+		if (!p->driver || asprintf(&link, "%s/driver/module", p->syspath) < 0)
+			continue;
+		p->module = readlink_basename(link);
+		free(link);
 	}
 	return 0;
 }
@@ -407,21 +412,29 @@ static bool uevent_value(const char *uevent, const char *key, char *val, size_t 
 	return false;
 }
 
-/* uevent's MAJOR/MINOR, where present, must agree with "dev". */
-static int check_uevent_devnum(const char *syspath, const char *name, dev_t devnum)
+char *fb_uevent_text_value(const char *uevent, const char *key)
 {
-	char uevent[4096], maj[32] = "", min[32] = "";
+	size_t klen = strlen(key);
+
+	for (const char *p = uevent; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		if (len > klen && strncmp(p, key, klen) == 0 && p[klen] == '=')
+			return strndup(p + klen + 1, len - klen - 1);
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	return NULL;
+}
+
+/* uevent's MAJOR/MINOR, where present, must agree with "dev". */
+static int check_uevent_devnum(const char *uevent, const char *name, dev_t devnum)
+{
+	char maj[32] = "", min[32] = "";
 	bool has_maj, has_min;
 	unsigned umaj, umin;
-	int r;
 
-	r = read_attr_raw(syspath, "uevent", uevent, sizeof(uevent));
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0) {
-		WRN("%s: cannot read uevent: %s", name, strerror(-r));
-		return -EINVAL;
-	}
 	has_maj = uevent_value(uevent, "MAJOR", maj, sizeof(maj));
 	has_min = uevent_value(uevent, "MINOR", min, sizeof(min));
 	if (!has_maj && !has_min)
@@ -443,7 +456,7 @@ static int check_uevent_devnum(const char *syspath, const char *name, dev_t devn
 }
 
 /* DEVNAME as the kernel wrote it: relative to /dev, each component a plain
- * name.  libudev hands it back with "/dev/" in front. */
+ * name. */
 static bool devname_is_safe(const char *n)
 {
 	if (!*n || *n == '/')
@@ -462,12 +475,12 @@ static bool devname_is_safe(const char *n)
 
 /* Copy one class device.  -ENODEV: not a framebuffer (no "dev"), silently
  * skipped; -EINVAL: malformed, already warned; -ENOMEM. */
-static int fb_device_from_udev(struct udev_device *ud, struct fb_device *d)
+static int fb_device_from_sysfs(struct fb_sysfs_dev *sd, unsigned what, struct fb_device *d)
 {
-	const char *name = udev_device_get_sysname(ud);
-	const char *syspath = udev_device_get_syspath(ud);
-	const char *devname = udev_device_get_property_value(ud, "DEVNAME");
-	char dev[256];
+	const char *name = fb_sysfs_dev_sysname(sd);
+	const char *syspath = fb_sysfs_dev_syspath(sd);
+	char dev[256], uevent[4096], devname_buf[NAME_MAX + 1];
+	const char *devname = NULL;
 	int r;
 
 	memset(d, 0, sizeof(*d));
@@ -490,12 +503,21 @@ static int fb_device_from_udev(struct udev_device *ud, struct fb_device *d)
 		WRN("%s: malformed dev attribute \"%s\"", name, esc ? esc : "");
 		return -EINVAL;
 	}
-	r = check_uevent_devnum(syspath, name, d->devnum);
+	r = read_attr_raw(syspath, "uevent", uevent, sizeof(uevent));
+	if (r == -ENOENT) {
+		uevent[0] = '\0';
+	} else if (r < 0) {
+		WRN("%s: cannot read uevent: %s", name, strerror(-r));
+		return -EINVAL;
+	}
+	r = check_uevent_devnum(uevent, name, d->devnum);
 	if (r < 0)
 		return r;
+	if (uevent_value(uevent, "DEVNAME", devname_buf, sizeof(devname_buf)))
+		devname = devname_buf;
 
 	d->name = strdup(name);
-	d->syspath = strdup(udev_device_get_syspath(ud));
+	d->syspath = strdup(syspath);
 	if (devname && strncmp(devname, "/dev/", 5) == 0)
 		devname += 5;
 	if (devname && !devname_is_safe(devname)) {
@@ -507,7 +529,7 @@ static int fb_device_from_udev(struct udev_device *ud, struct fb_device *d)
 	d->devname = strdup(devname ? devname : name);
 	if (!d->name || !d->syspath || !d->devname)
 		goto nomem;
-	if (copy_attrs(ud, d) < 0 || copy_parents(ud, d) < 0 || build_path_id(d) < 0)
+	if (copy_attrs(sd, what, d) < 0 || copy_parents(sd, d) < 0 || build_path_id(d) < 0)
 		goto nomem;
 	return 0;
 nomem:
@@ -526,39 +548,32 @@ static int fb_device_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-int fb_device_scan(struct fb_device_list *list)
+int fb_device_scan(struct fb_device_list *list, unsigned what)
 {
-	struct udev *udev;
-	struct udev_enumerate *e = NULL;
-	struct udev_list_entry *entry;
-	size_t cap = 0;
+	struct fb_sysfs *s = NULL;
+	char **paths = NULL;
+	size_t n_paths = 0, cap = 0;
 	int r;
 
 	memset(list, 0, sizeof(*list));
-	udev = udev_new();
-	if (!udev)
-		return -ENOMEM;
-	e = udev_enumerate_new(udev);
-	if (!e) {
-		r = -ENOMEM;
-		goto finish;
-	}
-	r = udev_enumerate_add_match_subsystem(e, "graphics");
-	if (r >= 0)
-		r = udev_enumerate_scan_devices(e);
+	r = fb_sysfs_new(&s);
+	if (r < 0)
+		return r;
+	r = fb_sysfs_class_list(s, &paths, &n_paths);
 	if (r < 0)
 		goto finish;
 
-	udev_list_entry_foreach(entry, udev_enumerate_get_list_entry(e))
-	{
-		const char *syspath = udev_list_entry_get_name(entry);
-		struct udev_device *ud = udev_device_new_from_syspath(udev, syspath);
+	for (size_t i = 0; i < n_paths; i++) {
+		struct fb_sysfs_dev *sd;
 		struct fb_device d;
 
-		if (!ud) /* vanished between the listing and now */
+		r = fb_sysfs_dev_open(s, paths[i], &sd);
+		if (r == -ENOMEM)
+			goto finish;
+		if (r < 0) /* vanished between the listing and now, or unreachable */
 			continue;
-		r = fb_device_from_udev(ud, &d);
-		udev_device_unref(ud);
+		r = fb_device_from_sysfs(sd, what, &d);
+		fb_sysfs_dev_close(sd);
 		if (r == -ENOMEM)
 			goto finish;
 		if (r < 0)
@@ -581,33 +596,31 @@ int fb_device_scan(struct fb_device_list *list)
 		qsort(list->devices, list->n, sizeof(*list->devices), fb_device_cmp);
 	r = 0;
 finish:
-	udev_enumerate_unref(e);
-	udev_unref(udev);
+	free_strv(paths, n_paths);
+	fb_sysfs_free(s);
 	if (r < 0)
 		fb_device_list_free(list);
 	return r;
 }
 
-int fb_device_scan_one(const char *syspath, struct fb_device *dev)
+int fb_device_scan_one(const char *syspath, unsigned what, struct fb_device *dev)
 {
-	struct udev *udev = udev_new();
-	struct udev_device *ud;
+	struct fb_sysfs *s = NULL;
+	struct fb_sysfs_dev *sd;
 	int r;
 
 	memset(dev, 0, sizeof(*dev));
-	if (!udev)
-		return -ENOMEM;
-	ud = udev_device_new_from_syspath(udev, syspath);
-	if (!ud) {
-		udev_unref(udev);
-		return -ENODEV;
-	}
-	if (!streq_ptr(udev_device_get_subsystem(ud), "graphics"))
+	r = fb_sysfs_new(&s);
+	if (r < 0)
+		return r;
+	r = fb_sysfs_dev_open(s, syspath, &sd);
+	if (r == 0) {
+		r = fb_device_from_sysfs(sd, what, dev);
+		fb_sysfs_dev_close(sd);
+	} else if (r != -ENOMEM && r != -ENAMETOOLONG) {
 		r = -ENODEV;
-	else
-		r = fb_device_from_udev(ud, dev);
-	udev_device_unref(ud);
-	udev_unref(udev);
+	}
+	fb_sysfs_free(s);
 	return r;
 }
 

@@ -36,7 +36,8 @@ struct fb_device {
 	char *syspath; /* /sys/devices/.../graphics/fb0 */
 	char *devname; /* DEVNAME from uevent, else name */
 	dev_t devnum;
-	struct fb_attr *attrs; /* every attribute present, sorted by name */
+	struct fb_attr *attrs; /* sorted by name: every attribute present with
+				* FB_SCAN_ATTRS, else only those it names */
 	size_t n_attrs;
 	struct fb_parent *parents; /* parents[0] is the "device" link target */
 	size_t n_parents;
@@ -48,13 +49,22 @@ struct fb_device_list {
 	size_t n;
 };
 
+/* What a scan reads.  Every scan reads dev, uevent and the parent chain
+ * (driver, module, modalias, path id). */
+enum fb_scan_what {
+	FB_SCAN_NODE = 0,	/* + the "name" attribute: what coldplug, hotplug,
+				 * the daemon and the rules need */
+	FB_SCAN_ATTRS = 1 << 0, /* + every attribute (list, info) */
+};
+
 /* Enumerate the graphics class.  Malformed entries are warned about and
  * skipped.  Returns 0 or -errno (the class itself could not be read). */
-int fb_device_scan(struct fb_device_list *list);
+int fb_device_scan(struct fb_device_list *list, unsigned what);
 /* Read one class device by syspath ("/sys/devices/.../fb0" or
  * "/sys/class/graphics/fb0").  -ENODEV when it is gone or has no "dev",
- * -EINVAL when it is malformed (already warned). */
-int fb_device_scan_one(const char *syspath, struct fb_device *dev);
+ * -EINVAL when it is malformed (already warned), -ENAMETOOLONG when the
+ * sysfs backend cannot address it (libsysfs; already reported). */
+int fb_device_scan_one(const char *syspath, unsigned what, struct fb_device *dev);
 void fb_device_free(struct fb_device *dev);
 void fb_device_list_free(struct fb_device_list *list);
 /* Find by "fb0", "0", "/dev/fb0", "/sys/class/graphics/fb0" or a symlink

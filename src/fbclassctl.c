@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include "commands.h"
+#include "kmod-dl.h"
 #include "log.h"
+#include "sysfs-backend.h"
+#include "uevent-monitor.h"
 
 static const struct fb_cmd *const commands[] = {
 	&fb_cmd_list,
@@ -66,7 +69,10 @@ int main(int argc, char *argv[])
 			usage(stdout);
 			return FB_EXIT_OK;
 		case 'V':
+			/* Which build this is: the backends chosen by configure. */
 			printf("fbclassctl %s\n", PACKAGE_VERSION);
+			printf("sysfs: %s\nuevents: %s\nkmod: dlopen %s\npixman: dlopen\n",
+			       fb_sysfs_backend_name, fb_monitor_backend_name, FB_LIBKMOD_SONAME);
 			return FB_EXIT_OK;
 		default:
 			return fb_usage_error(NULL);

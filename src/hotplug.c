@@ -156,7 +156,7 @@ int nm_coldplug(const struct nm_opts *o, const struct fb_rules *given)
 		    fb_class_settle((unsigned)(o->settle * 1000), 500) == -ETIMEDOUT)
 			WRN("graphics class still changing after %g s; going on", o->settle);
 	}
-	r = fb_device_scan(&list);
+	r = fb_device_scan(&list, FB_SCAN_NODE);
 	if (r < 0) {
 		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
 		ret = FB_EXIT_ERROR;
@@ -240,7 +240,7 @@ static int hotplug_add(const struct nm_opts *o, const struct fb_uevent *ev)
 
 	if (check_syspath(ev, syspath, sizeof(syspath)) < 0)
 		return FB_EXIT_ERROR;
-	r = fb_device_scan_one(syspath, &dev);
+	r = fb_device_scan_one(syspath, FB_SCAN_NODE, &dev);
 	if (r < 0) {
 		ERR("%s: uevent rejected: %s is not a framebuffer now: %s", ev->devname, syspath,
 		    r == -ENODEV ? "gone or without dev" : strerror(-r));
@@ -264,7 +264,7 @@ static int hotplug_add(const struct nm_opts *o, const struct fb_uevent *ev)
 	ret = FB_EXIT_ERROR;
 	umask(022);
 	/* The whole class, for the by-name collision rule; then only this node. */
-	r = fb_device_scan(&list);
+	r = fb_device_scan(&list, FB_SCAN_NODE);
 	if (r < 0) {
 		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
 		goto finish;
@@ -308,7 +308,7 @@ static int hotplug_remove(const struct nm_opts *o, const struct fb_uevent *ev)
 	/* An event is a hint: a device that is back with that number keeps
 	 * its node (a remove that arrived after the new add). */
 	snprintf(syspath, sizeof(syspath), "/sys%s", ev->devpath);
-	if (fb_device_scan_one(syspath, &dev) == 0 && dev.devnum == ev->devnum) {
+	if (fb_device_scan_one(syspath, FB_SCAN_NODE, &dev) == 0 && dev.devnum == ev->devnum) {
 		INF("%s: still present in sysfs; remove event ignored", ev->devname);
 		ret = FB_EXIT_OK;
 		goto finish;
@@ -318,7 +318,7 @@ static int hotplug_remove(const struct nm_opts *o, const struct fb_uevent *ev)
 		goto finish;
 	ret = FB_EXIT_ERROR;
 	/* Plan the others, so rule links of this device show up as stale. */
-	if (fb_device_scan(&list) == 0 && plan_devices(&list, &rules, o, &plan) < 0)
+	if (fb_device_scan(&list, FB_SCAN_NODE) == 0 && plan_devices(&list, &rules, o, &plan) < 0)
 		goto finish;
 	dfd = open_devdir(o->devdir);
 	if (dfd < 0)
@@ -362,7 +362,7 @@ int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *
 	 * now, and which nodes do the others keep (the by-name collision
 	 * rule, and the prune below).  A malformed entry is not in the list
 	 * (the scan warned), so it counts as absent. */
-	ret = fb_device_scan(&list);
+	ret = fb_device_scan(&list, FB_SCAN_NODE);
 	if (ret < 0) {
 		ERR("cannot scan /sys/class/graphics: %s", strerror(-ret));
 		goto finish;

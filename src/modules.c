@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libkmod.h>
-#include <libudev.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "log.h"
 #include "macro.h"
 #include "modules.h"
+#include "sysfs-backend.h"
 
 bool fb_module_path_is_display(const char *path)
 {
@@ -71,61 +71,37 @@ static unsigned load_for_alias(struct kmod_ctx *ctx, const char *syspath, const 
 	return n;
 }
 
+struct load_ctx {
+	struct kmod_ctx *kmod;
+	bool dry_run;
+	unsigned n;
+};
+
+static void load_unbound(const char *syspath, const char *alias, void *userdata)
+{
+	struct load_ctx *c = userdata;
+
+	c->n += load_for_alias(c->kmod, syspath, alias, c->dry_run);
+}
+
 int fb_modules_load_display(bool dry_run, unsigned *n_loaded)
 {
 	static const char *const buses[] = { "pci", "platform", "usb" };
-	struct udev *udev = NULL;
-	struct udev_enumerate *en = NULL;
-	struct udev_list_entry *e;
-	struct kmod_ctx *ctx = NULL;
-	int ret = 0;
+	struct load_ctx c = { .dry_run = dry_run };
+	int ret;
 
 	*n_loaded = 0;
 	ret = fb_libkmod_open();
 	if (ret < 0)
 		return ret;
-	ctx = kmod_new(NULL, NULL);
-	if (!ctx) {
+	c.kmod = kmod_new(NULL, NULL);
+	if (!c.kmod) {
 		ERR("cannot start libkmod");
 		return -ENOMEM;
 	}
-	udev = udev_new();
-	if (!udev) {
-		ERR("cannot start libudev");
-		ret = -ENOMEM;
-		goto finish;
-	}
-	en = udev_enumerate_new(udev);
-	if (!en) {
-		ret = -ENOMEM;
-		goto finish;
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(buses); i++)
-		udev_enumerate_add_match_subsystem(en, buses[i]);
-	ret = udev_enumerate_scan_devices(en);
-	if (ret < 0) {
-		ERR("cannot enumerate pci, platform and usb devices: %s", strerror(-ret));
-		goto finish;
-	}
-	udev_list_entry_foreach(e, udev_enumerate_get_list_entry(en))
-	{
-		const char *syspath = udev_list_entry_get_name(e);
-		struct udev_device *d = udev_device_new_from_syspath(udev, syspath);
-		const char *alias;
-
-		if (!d)
-			continue; /* gone since the enumeration */
-		alias = udev_device_get_sysattr_value(d, "modalias");
-		if (alias && *alias && !udev_device_get_driver(d))
-			*n_loaded += load_for_alias(ctx, syspath, alias, dry_run);
-		udev_device_unref(d);
-	}
-	ret = 0;
-finish:
-	udev_enumerate_unref(en);
-	udev_unref(udev);
-	if (ctx)
-		kmod_unref(ctx);
+	ret = fb_sysfs_for_each_unbound(buses, ARRAY_SIZE(buses), load_unbound, &c);
+	*n_loaded = c.n;
+	kmod_unref(c.kmod);
 	return ret;
 }
 
@@ -192,40 +168,23 @@ int fb_class_settle(unsigned timeout_ms, unsigned quiet_ms)
 
 int fb_modules_load_for_device(const char *syspath, unsigned *n_loaded)
 {
-	struct udev *udev = NULL;
-	struct udev_device *d = NULL;
-	struct kmod_ctx *ctx = NULL;
-	const char *alias;
-	int ret = 0;
+	_cleanup_free_ char *alias = NULL;
+	struct kmod_ctx *ctx;
+	int ret;
 
 	*n_loaded = 0;
-	udev = udev_new();
-	if (!udev) {
-		ERR("cannot start libudev");
-		return -ENOMEM;
-	}
-	d = udev_device_new_from_syspath(udev, syspath);
-	if (!d) {
-		DBG("%s: gone before its driver could be looked up", syspath);
-		goto finish;
-	}
-	alias = udev_device_get_sysattr_value(d, "modalias");
-	if (!alias || !*alias || udev_device_get_driver(d))
-		goto finish;
+	alias = fb_sysfs_unbound_modalias(syspath);
+	if (!alias)
+		return 0;
 	ret = fb_libkmod_open();
 	if (ret < 0)
-		goto finish;
+		return ret;
 	ctx = kmod_new(NULL, NULL);
 	if (!ctx) {
 		ERR("%s: cannot start libkmod", syspath);
-		ret = -ENOMEM;
-		goto finish;
+		return -ENOMEM;
 	}
 	*n_loaded = load_for_alias(ctx, syspath, alias, false);
-finish:
-	if (ctx)
-		kmod_unref(ctx);
-	udev_device_unref(d);
-	udev_unref(udev);
-	return ret;
+	kmod_unref(ctx);
+	return 0;
 }

@@ -5,6 +5,8 @@
 #               release tarball), make check-valgrind, make fuzz, cppcheck
 #   _build-san  --enable-werror --enable-sanitizers: the fast tiers again
 #               (unit, cli, fixtures, ns) under ASan and UBSan
+#   _build-sysfs --enable-werror --with-libsysfs: the libsysfs backend and
+#               our own netlink reader, no libudev; the fast tiers again
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -43,6 +45,17 @@ mkdir -p _build-san
 	make -j"$jobs" &&
 	ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 make -j"$jobs" check-fast)
+
+step "libsysfs build (--with-libsysfs, no libudev): the fast tiers"
+mkdir -p _build-sysfs
+(cd _build-sysfs && { [ -f Makefile ] || ../configure --enable-werror --with-libsysfs; } &&
+	make -j"$jobs" && ! ldd fbclassctl | grep -q libudev && make -j"$jobs" check-fast)
+
+step "vm: both backends on a real kernel (tests/vm/backends/compare.sh)"
+(cd _build && make -j"$jobs" tests/vm/guest/uevent-forge &&
+	FBCLASSCTL="$top/_build/fbclassctl" FBCLASSCTL_SYSFS="$top/_build-sysfs/fbclassctl" \
+		top_srcdir="$top" top_builddir="$top/_build" VM_JOBS=1 \
+		bash "$top/tests/vm/run.sh" "$top/tests/vm/backends/compare.sh")
 
 step "valgrind: the CLI and fixture tests"
 (cd _build && make check-valgrind)

@@ -59,6 +59,16 @@ if [ -n "${FBCLASSCTL:-}" ] && [ -x "$FBCLASSCTL" ]; then
 	[ -n "$pnglib" ] || die "libpng16.so.16 not found (apt-get install libpng16-16)"
 	copy_elf "$pnglib"
 fi
+# A second build (FBCLASSCTL_SYSFS: the --with-libsysfs one) for the
+# scenarios that compare the two backends, as /usr/bin/fbclassctl-sysfs.
+if [ -n "${FBCLASSCTL_SYSFS:-}" ]; then
+	sbin=$FBCLASSCTL_SYSFS
+	if head -c 2 "$sbin" | grep -q '#!'; then
+		sbin=$(dirname "$sbin")/.libs/$(basename "$sbin")
+	fi
+	[ -x "$sbin" ] || die "FBCLASSCTL_SYSFS: $sbin is not built"
+	copy_elf "$sbin" /usr/bin/fbclassctl-sysfs
+fi
 for tool in fbset jq; do
 	path=$(command -v "$tool") || die "$tool not found (apt-get install $tool)"
 	copy_elf "$path" "/usr/bin/$tool"

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * The seam between the scan (src/fbclass.c) and the library that reads
+ * sysfs: libudev (src/sysfs-udev.c, the default) or libsysfs
+ * (src/sysfs-libsysfs.c, ./configure --with-libsysfs).  configure builds
+ * exactly one of the two files; nothing above this header knows which.
+ *
+ * Hold nothing: a struct fb_sysfs lives for one scan, a struct
+ * fb_sysfs_dev for one device of it, and every string handed out is the
+ * caller's own copy.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct fb_parent;
+
+/* "libudev" or "libsysfs", for fbclassctl --version. */
+extern const char fb_sysfs_backend_name[];
+
+struct fb_sysfs;
+struct fb_sysfs_dev;
+
+/* Returns 0 or -errno. */
+int fb_sysfs_new(struct fb_sysfs **s);
+void fb_sysfs_free(struct fb_sysfs *s);
+
+/* The syspaths (canonical, /sys/devices/...) of every entry of the
+ * graphics class, fbcon included: malloc'd array of malloc'd strings.
+ * Returns 0 or -errno (the class could not be read). */
+int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n);
+
+/* Open one device of the graphics class by syspath (/sys/devices/... or
+ * /sys/class/graphics/NAME).  -ENODEV when it is gone or not a graphics
+ * device, -ENAMETOOLONG when the backend cannot address it (reported). */
+int fb_sysfs_dev_open(struct fb_sysfs *s, const char *syspath, struct fb_sysfs_dev **d);
+void fb_sysfs_dev_close(struct fb_sysfs_dev *d);
+const char *fb_sysfs_dev_syspath(const struct fb_sysfs_dev *d);
+const char *fb_sysfs_dev_sysname(const struct fb_sysfs_dev *d);
+
+/* One attribute of the device, as the library read it (trailing newlines
+ * may or may not be there: the caller strips them).  A malloc'd copy, or
+ * NULL when absent, unreadable or out of memory (errno tells). */
+char *fb_sysfs_dev_attr(struct fb_sysfs_dev *d, const char *name);
+/* The names of the device's own regular-file attributes (no links, no
+ * subdirectories): malloc'd array of malloc'd strings.  0 or -errno. */
+int fb_sysfs_dev_attr_names(struct fb_sysfs_dev *d, char ***names, size_t *n);
+/* The ancestors that are devices (they have a uevent file), nearest
+ * first, with syspath, sysname, subsystem, driver and modalias filled in
+ * (module is the caller's).  0 or -errno. */
+int fb_sysfs_dev_parents(struct fb_sysfs_dev *d, struct fb_parent **parents, size_t *n);
+
+/* Module loading: for every device of the given bus subsystems that has a
+ * modalias and no bound driver, fn(syspath, modalias, userdata).  Returns
+ * 0 or -errno (reported). */
+typedef void (*fb_sysfs_unbound_fn)(const char *syspath, const char *modalias, void *userdata);
+int fb_sysfs_for_each_unbound(const char *const *subsystems, size_t n, fb_sysfs_unbound_fn fn,
+			      void *userdata);
+/* The modalias of one device when no driver is bound to it: a malloc'd
+ * copy, or NULL (gone, bound, no modalias). */
+char *fb_sysfs_unbound_modalias(const char *syspath);
+
+/* ---- helpers both backends share, in src/fbclass.c ---- */
+
+/* The value of KEY= in uevent text ("KEY=VALUE\n" lines): a malloc'd
+ * copy, or NULL when absent (or ENOMEM). */
+char *fb_uevent_text_value(const char *uevent, const char *key);
+/* A copy of v without its trailing '\n' and '\r' (what libudev strips). */
+char *fb_strip_newlines_dup(const char *v);

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The sysfs seam (src/sysfs-backend.h) through libudev: the default.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <libudev.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fbclass.h"
+#include "log.h"
+#include "macro.h"
+#include "strutil.h"
+#include "sysfs-backend.h"
+
+const char fb_sysfs_backend_name[] = "libudev";
+
+struct fb_sysfs {
+	struct udev *udev;
+};
+
+struct fb_sysfs_dev {
+	struct udev_device *ud;
+};
+
+int fb_sysfs_new(struct fb_sysfs **s)
+{
+	*s = calloc(1, sizeof(**s));
+	if (!*s)
+		return -ENOMEM;
+	(*s)->udev = udev_new();
+	if (!(*s)->udev) {
+		free(*s);
+		*s = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void fb_sysfs_free(struct fb_sysfs *s)
+{
+	if (!s)
+		return;
+	udev_unref(s->udev);
+	free(s);
+}
+
+/* Append a copy of str to a growing string array. */
+static int strv_push(char ***v, size_t *n, size_t *cap, const char *str)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		char **nv = realloc(*v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = ncap;
+	}
+	(*v)[*n] = strdup(str);
+	if (!(*v)[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+static void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n)
+{
+	struct udev_enumerate *e = udev_enumerate_new(s->udev);
+	struct udev_list_entry *entry;
+	size_t cap = 0;
+	int r;
+
+	*syspaths = NULL;
+	*n = 0;
+	if (!e)
+		return -ENOMEM;
+	r = udev_enumerate_add_match_subsystem(e, "graphics");
+	if (r >= 0)
+		r = udev_enumerate_scan_devices(e);
+	udev_list_entry_foreach(entry, r < 0 ? NULL : udev_enumerate_get_list_entry(e))
+	{
+		r = strv_push(syspaths, n, &cap, udev_list_entry_get_name(entry));
+		if (r < 0)
+			break;
+	}
+	udev_enumerate_unref(e);
+	if (r < 0) {
+		strv_free(*syspaths, *n);
+		*syspaths = NULL;
+		*n = 0;
+		return r;
+	}
+	return 0;
+}
+
+int fb_sysfs_dev_open(struct fb_sysfs *s, const char *syspath, struct fb_sysfs_dev **d)
+{
+	struct udev_device *ud = udev_device_new_from_syspath(s->udev, syspath);
+
+	*d = NULL;
+	if (!ud)
+		return errno == ENOMEM ? -ENOMEM : -ENODEV;
+	if (!streq_ptr(udev_device_get_subsystem(ud), "graphics") || !udev_device_get_sysname(ud)) {
+		udev_device_unref(ud);
+		return -ENODEV;
+	}
+	*d = calloc(1, sizeof(**d));
+	if (!*d) {
+		udev_device_unref(ud);
+		return -ENOMEM;
+	}
+	(*d)->ud = ud;
+	return 0;
+}
+
+void fb_sysfs_dev_close(struct fb_sysfs_dev *d)
+{
+	if (!d)
+		return;
+	udev_device_unref(d->ud);
+	free(d);
+}
+
+const char *fb_sysfs_dev_syspath(const struct fb_sysfs_dev *d)
+{
+	return udev_device_get_syspath(d->ud);
+}
+
+const char *fb_sysfs_dev_sysname(const struct fb_sysfs_dev *d)
+{
+	return udev_device_get_sysname(d->ud);
+}
+
+char *fb_sysfs_dev_attr(struct fb_sysfs_dev *d, const char *name)
+{
+	const char *v = udev_device_get_sysattr_value(d->ud, name);
+
+	if (!v) {
+		errno = 0;
+		return NULL;
+	}
+	return strdup(v);
+}
+
+int fb_sysfs_dev_attr_names(struct fb_sysfs_dev *d, char ***names, size_t *n)
+{
+	struct udev_list_entry *e;
+	size_t cap = 0;
+	int r;
+
+	*names = NULL;
+	*n = 0;
+	udev_list_entry_foreach(e, udev_device_get_sysattr_list_entry(d->ud))
+	{
+		r = strv_push(names, n, &cap, udev_list_entry_get_name(e));
+		if (r < 0) {
+			strv_free(*names, *n);
+			*names = NULL;
+			*n = 0;
+			return r;
+		}
+	}
+	return 0;
+}
+
+static int copy_parent(struct udev_device *p, struct fb_parent *fp)
+{
+	const char *modalias = udev_device_get_property_value(p, "MODALIAS");
+
+	if (!modalias)
+		modalias = udev_device_get_sysattr_value(p, "modalias");
+	fp->syspath = strdup(udev_device_get_syspath(p));
+	fp->sysname = strdup(udev_device_get_sysname(p));
+	fp->subsystem = strdup_or_null(udev_device_get_subsystem(p));
+	fp->driver = strdup_or_null(udev_device_get_driver(p));
+	fp->modalias = modalias ? fb_strip_newlines_dup(modalias) : NULL;
+	fp->module = NULL;
+	return fp->syspath && fp->sysname ? 0 : -ENOMEM;
+}
+
+int fb_sysfs_dev_parents(struct fb_sysfs_dev *d, struct fb_parent **parents, size_t *n)
+{
+	struct udev_device *p;
+	size_t count = 0;
+	int r;
+
+	*parents = NULL;
+	*n = 0;
+	for (p = udev_device_get_parent(d->ud); p; p = udev_device_get_parent(p))
+		count++;
+	if (!count)
+		return 0;
+	*parents = calloc(count, sizeof(**parents));
+	if (!*parents)
+		return -ENOMEM;
+	for (p = udev_device_get_parent(d->ud); p; p = udev_device_get_parent(p)) {
+		/* Counted even when a copy fails: the caller frees what is there. */
+		r = copy_parent(p, &(*parents)[(*n)++]);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int fb_sysfs_for_each_unbound(const char *const *subsystems, size_t n, fb_sysfs_unbound_fn fn,
+			      void *userdata)
+{
+	struct udev *udev = udev_new();
+	struct udev_enumerate *en = NULL;
+	struct udev_list_entry *e;
+	int ret;
+
+	if (!udev) {
+		ERR("cannot start libudev");
+		return -ENOMEM;
+	}
+	en = udev_enumerate_new(udev);
+	if (!en) {
+		ret = -ENOMEM;
+		goto finish;
+	}
+	for (size_t i = 0; i < n; i++)
+		udev_enumerate_add_match_subsystem(en, subsystems[i]);
+	ret = udev_enumerate_scan_devices(en);
+	if (ret < 0) {
+		ERR("cannot enumerate the bus devices: %s", strerror(-ret));
+		goto finish;
+	}
+	udev_list_entry_foreach(e, udev_enumerate_get_list_entry(en))
+	{
+		const char *syspath = udev_list_entry_get_name(e);
+		struct udev_device *d = udev_device_new_from_syspath(udev, syspath);
+		const char *alias;
+
+		if (!d)
+			continue; /* gone since the enumeration */
+		alias = udev_device_get_sysattr_value(d, "modalias");
+		if (alias && *alias && !udev_device_get_driver(d))
+			fn(syspath, alias, userdata);
+		udev_device_unref(d);
+	}
+	ret = 0;
+finish:
+	udev_enumerate_unref(en);
+	udev_unref(udev);
+	return ret;
+}
+
+char *fb_sysfs_unbound_modalias(const char *syspath)
+{
+	struct udev *udev = udev_new();
+	struct udev_device *d;
+	const char *alias;
+	char *ret = NULL;
+
+	if (!udev) {
+		ERR("cannot start libudev");
+		return NULL;
+	}
+	d = udev_device_new_from_syspath(udev, syspath);
+	if (!d) {
+		DBG("%s: gone before its driver could be looked up", syspath);
+		goto finish;
+	}
+	alias = udev_device_get_sysattr_value(d, "modalias");
+	if (alias && *alias && !udev_device_get_driver(d))
+		ret = strdup(alias);
+finish:
+	udev_device_unref(d);
+	udev_unref(udev);
+	return ret;
+}
