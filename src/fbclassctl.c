@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "kmod-dl.h"
 #include "log.h"
+#include "png-dl.h"
 #include "sysfs-backend.h"
 #include "uevent-monitor.h"
 
@@ -71,8 +72,10 @@ int main(int argc, char *argv[])
 		case 'V':
 			/* Which build this is: the backends chosen by configure. */
 			printf("fbclassctl %s\n", PACKAGE_VERSION);
-			printf("sysfs: %s\nuevents: %s\nkmod: dlopen %s\npixman: dlopen\n",
-			       fb_sysfs_backend_name, fb_monitor_backend_name, FB_LIBKMOD_SONAME);
+			printf("sysfs: %s\nuevents: %s\nkmod: dlopen %s\npixman: dlopen\n"
+			       "png: dlopen %s\n",
+			       fb_sysfs_backend_name, fb_monitor_backend_name, FB_LIBKMOD_SONAME,
+			       FB_LIBPNG_SONAME);
 			return FB_EXIT_OK;
 		default:
 			return fb_usage_error(NULL);
