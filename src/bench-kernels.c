@@ -425,7 +425,10 @@ DEFINE_FILL_ROW(fill_row_u64, , uint64_t, 8, load64, STORE64, 0, NO_PREFETCH)
  * framebuffer.
  */
 #define PREFETCH_AHEAD 768
-#define PREFETCHW(p) _m_prefetchw((void *)(p))
+/* prefetchw where the function is built with target("prfchw"); gcc and
+ * clang both emit it for a write prefetch (clang has no _m_prefetchw
+ * without -mprfchw on the whole file) */
+#define PREFETCHW(p) __builtin_prefetch((p), 1, 3)
 DEFINE_FILL_ROW(fill_row_sse2, , __m128i, 16, LOADU128, STORE128, 0, NO_PREFETCH)
 DEFINE_FILL_ROW(fill_row_sse2_pfw, __attribute__((target("prfchw"))), __m128i, 16, LOADU128,
 		STORE128, PREFETCH_AHEAD, PREFETCHW)

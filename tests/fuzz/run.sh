@@ -15,18 +15,18 @@ CC_FUZZ=${CC_FUZZ:-clang}
 command -v "$CC_FUZZ" >/dev/null || { echo "fuzz: $CC_FUZZ not found (Debian package clang)" >&2; exit 1; }
 [ -f "$top_builddir/config.h" ] || { echo "fuzz: run ./configure first ($top_builddir/config.h missing)" >&2; exit 1; }
 
-pkgs="libudev libkmod smartcols json-c"
-for p in pixman-1 libpng; do pkg-config --exists "$p" && pkgs="$pkgs $p"; done
-# shellcheck disable=SC2046,SC2086
-cflags="-g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -include $top_builddir/config.h -I$top_builddir -I$top_srcdir/src $(pkg-config --cflags $pkgs)"
+# What this configuration builds into libfbclass (one file of each backend
+# pair), with its flags and libraries: make fuzz passes them.
+: "${FUZZ_SOURCES:?run me through make fuzz (FUZZ_SOURCES is not set)}"
 # shellcheck disable=SC2086
-libs="$(pkg-config --libs $pkgs) -lm"
+cflags="-g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -include $top_builddir/config.h -I$top_builddir -I$top_srcdir/src ${FUZZ_CFLAGS:-}"
+libs="${FUZZ_LIBS:-} -lm"
 
 mkdir -p "$out/obj"
 objs=()
-for src in "$top_srcdir"/src/*.c; do
-	[ "$(basename "$src")" = fbclassctl.c ] && continue
+for src in $FUZZ_SOURCES; do
+	src=$top_srcdir/$src
 	obj=$out/obj/$(basename "$src" .c).o
 	# shellcheck disable=SC2086
 	$CC_FUZZ $cflags -c "$src" -o "$obj" || { echo "fuzz: cannot compile $src" >&2; exit 1; }
