@@ -12,7 +12,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 jobs=${JOBS:-2}
 
-step() { printf '\n==== %s\n' "$*"; }
+step() { printf '\n==== %s (%s)\n' "$*" "$(date -u +%T)"; }
 
 # On a failure, repeat at the very end (where a CI summary that keeps only
 # the tail still shows it) which tests failed and their "not ok" lines.
