@@ -11,6 +11,7 @@
 #include "log.h"
 #include "png-dl.h"
 #include "sysfs-backend.h"
+#include "table.h"
 #include "uevent-monitor.h"
 
 static const struct fb_cmd *const commands[] = {
@@ -73,9 +74,9 @@ int main(int argc, char *argv[])
 			/* Which build this is: the backends chosen by configure. */
 			printf("fbclassctl %s\n", PACKAGE_VERSION);
 			printf("sysfs: %s\nuevents: %s\nkmod: dlopen %s\npixman: dlopen\n"
-			       "png: dlopen %s\n",
+			       "png: dlopen %s\ntable: %s\n",
 			       fb_sysfs_backend_name, fb_monitor_backend_name, FB_LIBKMOD_SONAME,
-			       FB_LIBPNG_SONAME);
+			       FB_LIBPNG_SONAME, fb_table_backend_name);
 			return FB_EXIT_OK;
 		default:
 			return fb_usage_error(NULL);
