@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "kmod-dl.h"
+#include "kmod-backend.h"
 #include "log.h"
 #include "png-dl.h"
 #include "sysfs-backend.h"
@@ -73,9 +73,9 @@ int main(int argc, char *argv[])
 		case 'V':
 			/* Which build this is: the backends chosen by configure. */
 			printf("fbclassctl %s\n", PACKAGE_VERSION);
-			printf("sysfs: %s\nuevents: %s\nkmod: dlopen %s\npixman: dlopen\n"
+			printf("sysfs: %s\nuevents: %s\nkmod: %s\npixman: dlopen\n"
 			       "png: dlopen %s\ntable: %s\n",
-			       fb_sysfs_backend_name, fb_monitor_backend_name, FB_LIBKMOD_SONAME,
+			       fb_sysfs_backend_name, fb_monitor_backend_name, fb_kmod_backend_name,
 			       FB_LIBPNG_SONAME, fb_table_backend_name);
 			return FB_EXIT_OK;
 		default:
