@@ -180,8 +180,10 @@ static void print_json(const struct fb_table *t, FILE *out)
 	fprintf(out, ": [\n");
 	if (!t->nlines)
 		fputc('\n', out);
-	for (size_t l = 0; l < t->nlines; l++) {
+	/* libsmartcols joins two objects as "},{" on one line */
+	if (t->nlines)
 		fprintf(out, "      {\n");
+	for (size_t l = 0; l < t->nlines; l++) {
 		for (size_t c = 0; c < t->ncols; c++) {
 			const char *v = t->cells[l * t->ncols + c];
 			char key[256];
@@ -201,7 +203,7 @@ static void print_json(const struct fb_table *t, FILE *out)
 				put_json_string(v, out);
 			fprintf(out, "%s\n", c + 1 < t->ncols ? "," : "");
 		}
-		fprintf(out, "      }%s\n", l + 1 < t->nlines ? "," : "");
+		fprintf(out, "      }%s\n", l + 1 < t->nlines ? ",{" : "");
 	}
 	fprintf(out, "   ]\n}\n");
 }
