@@ -60,10 +60,10 @@ mkdir -p _build-static
 	make -j"$jobs" && LC_ALL=C ldd fbclassctl 2>&1 | grep -q "not a dynamic executable" &&
 	make -j"$jobs" check-fast)
 
-step "vm: both backends on a real kernel (tests/vm/backends/compare.sh)"
+step "vm: both backends and the static build on a real kernel (tests/vm/backends/compare.sh)"
 (cd _build && make -j"$jobs" tests/vm/guest/uevent-forge &&
 	FBCLASSCTL="$top/_build/fbclassctl" FBCLASSCTL_SYSFS="$top/_build-sysfs/fbclassctl" \
-		top_srcdir="$top" top_builddir="$top/_build" VM_JOBS=1 \
+		FBCLASSCTL_STATIC="$top/_build-static/fbclassctl" top_srcdir="$top" top_builddir="$top/_build" VM_JOBS=1 \
 		bash "$top/tests/vm/run.sh" "$top/tests/vm/backends/compare.sh")
 
 step "valgrind: the CLI and fixture tests"
