@@ -222,25 +222,6 @@ static void print_pairs(const struct fb_table *t, FILE *out)
 	}
 }
 
-static void print_raw(const struct fb_table *t, FILE *out)
-{
-	if (!t->noheadings) {
-		for (size_t c = 0; c < t->ncols; c++)
-			fprintf(out, "%s%s", c ? " " : "", t->cols[c].name);
-		fputc('\n', out);
-	}
-	for (size_t l = 0; l < t->nlines; l++) {
-		for (size_t c = 0; c < t->ncols; c++) {
-			const char *v = t->cells[l * t->ncols + c];
-
-			if (c)
-				fputc(' ', out);
-			put_raw(v ? v : "", out);
-		}
-		fputc('\n', out);
-	}
-}
-
 static void put_aligned_cell(const struct plain_column *col, const char *s, bool last,
 			     FILE *out)
 {
@@ -253,6 +234,27 @@ static void put_aligned_cell(const struct plain_column *col, const char *s, bool
 	if (!col->right && !last)
 		for (size_t i = w; i < col->width; i++)
 			fputc(' ', out);
+}
+
+static void put_raw_cell(const struct plain_column *col, const char *s, bool last, FILE *out)
+{
+	put_raw(s, out);
+}
+
+/* The headings (unless noheadings) and the lines, a space between cells. */
+static void print_lines(const struct fb_table *t, FILE *out,
+			void (*put_cell)(const struct plain_column *, const char *, bool, FILE *))
+{
+	for (size_t l = t->noheadings ? 1 : 0; l <= t->nlines; l++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *v = l ? t->cells[(l - 1) * t->ncols + c] : t->cols[c].name;
+
+			if (c)
+				fputc(' ', out);
+			put_cell(&t->cols[c], v ? v : "", c + 1 == t->ncols, out);
+		}
+		fputc('\n', out);
+	}
 }
 
 /* As libsmartcols does when it does not write to a terminal: a column is
@@ -276,24 +278,7 @@ static void print_aligned(struct fb_table *t, FILE *out)
 		if (data && col->whint >= 1 && col->width < (size_t)col->whint)
 			col->width = (size_t)col->whint;
 	}
-	if (!t->noheadings) {
-		for (size_t c = 0; c < t->ncols; c++) {
-			if (c)
-				fputc(' ', out);
-			put_aligned_cell(&t->cols[c], t->cols[c].name, c + 1 == t->ncols, out);
-		}
-		fputc('\n', out);
-	}
-	for (size_t l = 0; l < t->nlines; l++) {
-		for (size_t c = 0; c < t->ncols; c++) {
-			const char *v = t->cells[l * t->ncols + c];
-
-			if (c)
-				fputc(' ', out);
-			put_aligned_cell(&t->cols[c], v ? v : "", c + 1 == t->ncols, out);
-		}
-		fputc('\n', out);
-	}
+	print_lines(t, out, put_aligned_cell);
 }
 
 int fb_table_print(struct fb_table *t, FILE *out)
@@ -306,7 +291,7 @@ int fb_table_print(struct fb_table *t, FILE *out)
 		print_pairs(t, out);
 		break;
 	case FB_TABLE_RAW:
-		print_raw(t, out);
+		print_lines(t, out, put_raw_cell);
 		break;
 	case FB_TABLE_ALIGNED:
 		print_aligned(t, out);
