@@ -66,8 +66,9 @@ int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn, vo
 	return r < 0 ? r : 0;
 }
 
-/* modprobe exits 1 for a blacklisted module with -b as for any failure:
- * its own message on stderr says which. */
+/* modprobe -b exits 0 when the blacklist keeps a module out, as libkmod's
+ * own modprobe does: the module is loaded only when /sys/module/NAME is
+ * there afterwards; else it counts as blacklisted, as libkmod's > 0. */
 int fb_kmod_insert(struct fb_kmod *k, const char *name)
 {
 	char *const argv[] = { (char *)"modprobe", (char *)"-b", (char *)name, NULL };
@@ -86,8 +87,12 @@ int fb_kmod_insert(struct fb_kmod *k, const char *name)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		char path[512];
+
+		snprintf(path, sizeof(path), "/sys/module/%s", name);
+		return access(path, F_OK) == 0 ? 0 : 1;
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return -ENOENT;
 	return -EIO;
