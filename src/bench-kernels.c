@@ -9,8 +9,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <dlfcn.h>
-#include <pixman.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +22,7 @@
 
 #include "bench-kernels.h"
 #include "macro.h"
+#include "pixman-backend.h"
 
 static const char *const fill_names[_FBK_FILL_MAX] = {
 	[FBK_FILL_AUTO] = "auto",	  [FBK_FILL_MEMSET] = "memset",
@@ -556,25 +555,12 @@ static bool rect_inside(const struct fbk_surface *s, unsigned x, unsigned y, uns
 	       fbk_row_bytes(s->bpp, s->width) <= s->stride;
 }
 
-/* pixman through dlopen(): the daemon and coldplug never draw with it, and
- * linked in, its start-up tables cost ~470 kB resident in every process. */
 static __typeof__(pixman_fill) *fbk_pixman_fill;
 static __typeof__(pixman_blt) *fbk_pixman_blt;
 
 static bool fbk_pixman_load(void)
 {
-	static bool tried;
-	void *h;
-
-	if (tried)
-		return fbk_pixman_fill && fbk_pixman_blt;
-	tried = true;
-	h = dlopen("libpixman-1.so.0", RTLD_NOW | RTLD_LOCAL);
-	if (!h)
-		return false;
-	*(void **)&fbk_pixman_fill = dlsym(h, "pixman_fill");
-	*(void **)&fbk_pixman_blt = dlsym(h, "pixman_blt");
-	return fbk_pixman_fill && fbk_pixman_blt;
+	return fb_pixman_load(&fbk_pixman_fill, &fbk_pixman_blt);
 }
 
 int fbk_fill(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w, unsigned h,

@@ -3,9 +3,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <getopt.h>
-#include <grp.h>
 #include <inttypes.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "commands.h"
+#include "account.h"
 #include "log.h"
 #include "output.h"
 #include "strutil.h"
@@ -193,15 +192,14 @@ static void info_human(const struct fb_view *v)
 	   : v->node.state == FB_NODE_MISSING ? "missing"
 					      : "wrong (not this character device)");
 	if (v->node.state != FB_NODE_MISSING) {
-		struct passwd *pw = getpwuid(v->node.uid);
-		struct group *gr = getgrgid(v->node.gid);
+		char user[256], group[256];
 
-		if (pw)
-			kv("owner", "%s", pw->pw_name);
+		if (fb_user_name(v->node.uid, user, sizeof(user)))
+			kv("owner", "%s", user);
 		else
 			kv("owner", "%u", (unsigned)v->node.uid);
-		if (gr)
-			kv("group", "%s", gr->gr_name);
+		if (fb_group_name(v->node.gid, group, sizeof(group)))
+			kv("group", "%s", group);
 		else
 			kv("group", "%u", (unsigned)v->node.gid);
 		kv("mode", "%04o", (unsigned)(v->node.mode & 07777));
@@ -315,13 +313,14 @@ static struct json_object *json_node(const struct fb_view *v)
 	json_add_bool(o, "exists", exists);
 	json_add_bool(o, "correct", v->node.state == FB_NODE_OK);
 	if (exists) {
-		struct passwd *pw = getpwuid(v->node.uid);
-		struct group *gr = getgrgid(v->node.gid);
+		char user[256], group[256];
+		bool have_user = fb_user_name(v->node.uid, user, sizeof(user));
+		bool have_group = fb_group_name(v->node.gid, group, sizeof(group));
 
 		snprintf(mode, sizeof(mode), "%04o", (unsigned)(v->node.mode & 07777));
-		json_add_string(o, "owner", pw ? pw->pw_name : NULL);
+		json_add_string(o, "owner", have_user ? user : NULL);
 		json_add_uint(o, "uid", v->node.uid);
-		json_add_string(o, "group", gr ? gr->gr_name : NULL);
+		json_add_string(o, "group", have_group ? group : NULL);
 		json_add_uint(o, "gid", v->node.gid);
 		json_add_string(o, "mode", mode);
 	}

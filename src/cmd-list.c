@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <libsmartcols.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "log.h"
 #include "output.h"
 #include "strutil.h"
+#include "table.h"
 
 enum {
 	COL_NAME,
@@ -36,35 +36,35 @@ enum {
 struct colinfo {
 	const char *name;
 	double whint;
-	int flags;
-	int json_type;
+	bool right;
+	bool number;
 	const char *help;
 };
 
 static const struct colinfo infos[] = {
-	[COL_NAME] = { "NAME", 0.1, 0, SCOLS_JSON_STRING, "kernel name (sysfs)" },
-	[COL_MAJMIN] = { "MAJ:MIN", 6, 0, SCOLS_JSON_STRING, "major:minor device number" },
-	[COL_ID] = { "ID", 0.1, 0, SCOLS_JSON_STRING, "identification: fix.id, else sysfs name" },
-	[COL_DRIVER] = { "DRIVER", 0.1, 0, SCOLS_JSON_STRING, "driver of the parent device" },
-	[COL_MODULE] = { "MODULE", 0.1, 0, SCOLS_JSON_STRING, "kernel module of that driver" },
-	[COL_SUBSYSTEM] = { "SUBSYSTEM", 0.1, 0, SCOLS_JSON_STRING,
+	[COL_NAME] = { "NAME", 0.1, false, false, "kernel name (sysfs)" },
+	[COL_MAJMIN] = { "MAJ:MIN", 6, false, false, "major:minor device number" },
+	[COL_ID] = { "ID", 0.1, false, false, "identification: fix.id, else sysfs name" },
+	[COL_DRIVER] = { "DRIVER", 0.1, false, false, "driver of the parent device" },
+	[COL_MODULE] = { "MODULE", 0.1, false, false, "kernel module of that driver" },
+	[COL_SUBSYSTEM] = { "SUBSYSTEM", 0.1, false, false,
 			    "bus of the parent device (pci, platform, usb)" },
-	[COL_PATH] = { "PATH", 0.1, 0, SCOLS_JSON_STRING,
+	[COL_PATH] = { "PATH", 0.1, false, false,
 		       "path id, as in /dev/fb/by-path (udev ID_PATH)" },
-	[COL_RES] = { "RES", 9, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "visible resolution WxH" },
-	[COL_VIRT] = { "VIRT", 9, SCOLS_FL_RIGHT, SCOLS_JSON_STRING, "virtual resolution WxH" },
-	[COL_BPP] = { "BPP", 3, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER, "bits per pixel" },
-	[COL_STRIDE] = { "STRIDE", 6, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+	[COL_RES] = { "RES", 9, true, false, "visible resolution WxH" },
+	[COL_VIRT] = { "VIRT", 9, true, false, "virtual resolution WxH" },
+	[COL_BPP] = { "BPP", 3, true, true, "bits per pixel" },
+	[COL_STRIDE] = { "STRIDE", 6, true, true,
 			 "bytes per line (line_length)" },
-	[COL_SIZE] = { "SIZE", 5, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
+	[COL_SIZE] = { "SIZE", 5, true, true,
 		       "framebuffer memory (smem_len)" },
-	[COL_FORMAT] = { "FORMAT", 8, 0, SCOLS_JSON_STRING,
+	[COL_FORMAT] = { "FORMAT", 8, false, false,
 			 "pixel format, DRM fourcc style (XRGB8888, RGB565, C8)" },
-	[COL_VISUAL] = { "VISUAL", 0.1, 0, SCOLS_JSON_STRING,
+	[COL_VISUAL] = { "VISUAL", 0.1, false, false,
 			 "visual (TRUECOLOR, PSEUDOCOLOR, ...)" },
-	[COL_NODE] = { "NODE", 0.1, 0, SCOLS_JSON_STRING,
+	[COL_NODE] = { "NODE", 0.1, false, false,
 		       "device node, when it exists and is correct" },
-	[COL_STATE] = { "STATE", 0.1, 0, SCOLS_JSON_STRING, "power state (running, suspended)" },
+	[COL_STATE] = { "STATE", 0.1, false, false, "power state (running, suspended)" },
 };
 
 static const int default_columns[] = { COL_NAME, COL_MAJMIN, COL_ID,	 COL_DRIVER,
@@ -200,32 +200,27 @@ static const char *cell(const struct list_ctl *ctl, const struct fb_view *v, int
 
 static int list_print(struct list_ctl *ctl, const struct fb_device_list *list)
 {
-	struct libscols_table *tb = scols_new_table();
+	enum fb_table_mode mode = ctl->json    ? FB_TABLE_JSON
+				  : ctl->pairs ? FB_TABLE_PAIRS
+				  : ctl->raw   ? FB_TABLE_RAW
+					       : FB_TABLE_ALIGNED;
+	struct fb_table *tb = fb_table_new("framebuffers", mode, ctl->noheadings);
 	int r = -ENOMEM;
 
 	if (!tb)
 		return -ENOMEM;
-	scols_table_enable_json(tb, ctl->json);
-	scols_table_enable_export(tb, ctl->pairs);
-	scols_table_enable_raw(tb, ctl->raw);
-	scols_table_enable_noheadings(tb, ctl->noheadings);
-	scols_table_set_name(tb, "framebuffers");
-
 	for (size_t i = 0; i < ctl->ncolumns; i++) {
 		const struct colinfo *ci = &infos[ctl->columns[i]];
-		struct libscols_column *cl =
-			scols_table_new_column(tb, ci->name, ci->whint, ci->flags);
 
-		if (!cl)
+		r = fb_table_add_column(tb, ci->name, ci->whint, ci->right, ci->number);
+		if (r < 0)
 			goto finish;
-		if (ctl->json)
-			scols_column_set_json_type(cl, ci->json_type);
 	}
 	for (size_t i = 0; i < list->n; i++) {
-		struct libscols_line *ln = scols_table_new_line(tb, NULL);
 		struct fb_view v;
 
-		if (!ln)
+		r = fb_table_add_line(tb);
+		if (r < 0)
 			goto finish;
 		fb_view_load(&v, &list->devices[i], ctl->devdir, ctl->allow_private);
 		for (size_t c = 0; c < ctl->ncolumns; c++) {
@@ -234,20 +229,19 @@ static int list_print(struct list_ctl *ctl, const struct fb_device_list *list)
 
 			if (!s || !*s)
 				continue;
-			/* sysfs text may hold anything.  libsmartcols escapes
-			 * what cannot be printed in a table, but writes JSON
-			 * strings byte for byte: make those valid UTF-8. */
+			/* sysfs text may hold anything.  Both table printers
+			 * escape what cannot be printed in a table, but write
+			 * JSON strings byte for byte: make those valid UTF-8. */
 			char *safe = ctl->json ? str_utf8_sanitize(s) : strdup(s);
 
-			if (!safe || scols_line_refer_data(ln, c, safe) < 0) {
-				free(safe);
+			r = safe ? fb_table_set_cell(tb, c, safe) : -ENOMEM;
+			if (r < 0)
 				goto finish;
-			}
 		}
 	}
-	r = scols_print_table(tb);
+	r = fb_table_print(tb, stdout);
 finish:
-	scols_unref_table(tb);
+	fb_table_free(tb);
 	return r;
 }
 

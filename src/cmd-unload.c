@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <libkmod.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,7 @@
 
 #include "commands.h"
 #include "holders.h"
-#include "kmod-dl.h"
+#include "kmod-backend.h"
 #include "log.h"
 #include "unload.h"
 
@@ -53,18 +52,6 @@ static unsigned count_bound_devices(const char *parent_syspath)
 			n++;
 	closedir(d);
 	return n;
-}
-
-static long module_refcnt(struct kmod_ctx *ctx, const char *name)
-{
-	struct kmod_module *mod = NULL;
-	long r;
-
-	if (kmod_module_new_from_name(ctx, name, &mod) < 0)
-		return -ENOENT;
-	r = kmod_module_get_refcnt(mod);
-	kmod_module_unref(mod);
-	return r;
 }
 
 static int unbind_parent(const char *parent_syspath, const char *sysname)
@@ -140,7 +127,7 @@ static int do_unload(int argc, char *argv[])
 	const struct fb_parent *parent;
 	struct fb_unload_facts facts = {.refcnt = -1};
 	struct fb_fbcon_state st;
-	struct kmod_ctx *ctx = NULL;
+	struct fb_kmod *kmod = NULL;
 	enum fb_unload_method method;
 	size_t n_holders, uninspectable;
 	char *name = NULL, *syspath = NULL;
@@ -252,14 +239,13 @@ static int do_unload(int argc, char *argv[])
 	facts.holders_present = n_holders > 0;
 	facts.on_platform_bus = parent && streq_ptr(parent->subsystem, "platform");
 	if (facts.has_module) {
-		if (fb_libkmod_open() < 0)
-			goto finish;
-		ctx = kmod_new(NULL, NULL);
-		if (!ctx) {
-			ERR("%s: cannot initialise libkmod", name);
+		r = fb_kmod_new(&kmod);
+		if (r < 0) {
+			if (r == -ENOMEM)
+				ERR("%s: cannot start module loading (%s)", name, fb_kmod_backend_name);
 			goto finish;
 		}
-		facts.refcnt = module_refcnt(ctx, parent->module);
+		facts.refcnt = fb_kmod_refcnt(kmod, parent->module);
 	}
 	if (facts.has_driver)
 		facts.bound_devices = count_bound_devices(parent->syspath);
@@ -268,27 +254,16 @@ static int do_unload(int argc, char *argv[])
 	case FB_UNLOAD_NONE:
 		ERR("%s: cannot unload: %s", name, why);
 		goto finish;
-	case FB_UNLOAD_REMOVE_MODULE: {
-		struct kmod_module *mod = NULL;
-
+	case FB_UNLOAD_REMOVE_MODULE:
 		printf("%s: removing module %s (%s)\n", name, parent->module, why);
 		fflush(stdout);
-		r = kmod_module_new_from_name(ctx, parent->module, &mod);
-		if (r == 0) {
-			/* refcount rechecked at the last moment: still 0 */
-			if (kmod_module_get_refcnt(mod) != 0)
-				r = -EBUSY;
-			else
-				r = kmod_module_remove_module(mod, 0);
-			kmod_module_unref(mod);
-		}
+		r = fb_kmod_remove(kmod, parent->module);
 		if (r < 0) {
 			ERR("%s: cannot remove module %s: %s", name, parent->module,
 			    strerror(-r));
 			goto finish;
 		}
 		break;
-	}
 	case FB_UNLOAD_UNBIND:
 		if (facts.has_module)
 			printf("%s: unbinding %s from driver %s (module %s: %s)\n", name,
@@ -333,8 +308,7 @@ finish:
 			    "/sys/class/vtconsole/%s/bind",
 			    name, st.vtcon);
 	}
-	if (ctx)
-		kmod_unref(ctx);
+	fb_kmod_free(kmod);
 	free(name);
 	free(syspath);
 	fb_device_list_free(&list);

@@ -7,10 +7,12 @@
 #include <string.h>
 
 #include "commands.h"
-#include "kmod-dl.h"
+#include "kmod-backend.h"
 #include "log.h"
+#include "pixman-backend.h"
 #include "png-dl.h"
 #include "sysfs-backend.h"
+#include "table.h"
 #include "uevent-monitor.h"
 
 static const struct fb_cmd *const commands[] = {
@@ -72,10 +74,11 @@ int main(int argc, char *argv[])
 		case 'V':
 			/* Which build this is: the backends chosen by configure. */
 			printf("fbclassctl %s\n", PACKAGE_VERSION);
-			printf("sysfs: %s\nuevents: %s\nkmod: dlopen %s\npixman: dlopen\n"
-			       "png: dlopen %s\n",
-			       fb_sysfs_backend_name, fb_monitor_backend_name, FB_LIBKMOD_SONAME,
-			       FB_LIBPNG_SONAME);
+			printf("sysfs: %s\nuevents: %s\nkmod: %s\npixman: %s\n"
+			       "png: %s\ntable: %s\nlink: %s\n",
+			       fb_sysfs_backend_name, fb_monitor_backend_name, fb_kmod_backend_name,
+			       fb_pixman_backend_name, fb_png_backend_name, fb_table_backend_name,
+			       FB_LINK);
 			return FB_EXIT_OK;
 		default:
 			return fb_usage_error(NULL);

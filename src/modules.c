@@ -5,13 +5,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libkmod.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "kmod-dl.h"
+#include "kmod-backend.h"
 #include "log.h"
 #include "macro.h"
 #include "modules.h"
@@ -24,55 +23,52 @@ bool fb_module_path_is_display(const char *path)
 	return strstr(path, "/kernel/drivers/gpu/drm/") || strstr(path, "/kernel/drivers/video/");
 }
 
-/* Load the display modules a modalias resolves to.  Returns how many. */
-static unsigned load_for_alias(struct kmod_ctx *ctx, const char *syspath, const char *alias,
-			       bool dry_run)
+struct alias_ctx {
+	const char *syspath, *alias;
+	bool dry_run;
+	unsigned n;
+};
+
+static void load_match(struct fb_kmod *k, const char *name, const char *path, void *userdata)
 {
-	struct kmod_list *list = NULL, *it;
-	unsigned n = 0;
+	struct alias_ctx *a = userdata;
 	int r;
 
-	r = kmod_module_new_from_lookup(ctx, alias, &list);
-	if (r < 0) {
-		WRN("%s: cannot look up modalias %s: %s", syspath, alias, strerror(-r));
-		return 0;
+	if (!fb_module_path_is_display(path)) {
+		DBG("%s: %s is not a display driver (%s); skipped", a->syspath, name,
+		    path ? path : "built in");
+		return;
 	}
-	kmod_list_foreach(it, list)
-	{
-		struct kmod_module *mod = kmod_module_get_module(it);
-		const char *name = kmod_module_get_name(mod);
-		const char *path = kmod_module_get_path(mod);
+	if (a->dry_run) {
+		printf("modprobe %s\n", name);
+		a->n++;
+		return;
+	}
+	r = fb_kmod_insert(k, name);
+	if (r == 0) {
+		INF("%s: loaded %s for %s", a->syspath, name, a->alias);
+		a->n++;
+	} else if (r > 0) {
+		INF("%s: %s is blacklisted; not loaded", a->syspath, name);
+	} else {
+		ERR("%s: cannot load module %s: %s", a->syspath, name, strerror(-r));
+	}
+}
 
-		if (!fb_module_path_is_display(path)) {
-			DBG("%s: %s is not a display driver (%s); skipped", syspath, name,
-			    path ? path : "built in");
-			kmod_module_unref(mod);
-			continue;
-		}
-		if (dry_run) {
-			printf("modprobe %s\n", name);
-			n++;
-		} else {
-			r = kmod_module_probe_insert_module(mod, KMOD_PROBE_APPLY_BLACKLIST, NULL,
-							    NULL, NULL, NULL);
-			if (r == 0) {
-				INF("%s: loaded %s for %s", syspath, name, alias);
-				n++;
-			} else if (r > 0) {
-				INF("%s: %s is blacklisted; not loaded", syspath, name);
-			} else {
-				ERR("%s: cannot load module %s: %s", syspath, name,
-				    strerror(-r));
-			}
-		}
-		kmod_module_unref(mod);
-	}
-	kmod_module_unref_list(list);
-	return n;
+/* Load the display modules a modalias resolves to.  Returns how many. */
+static unsigned load_for_alias(struct fb_kmod *k, const char *syspath, const char *alias,
+			       bool dry_run)
+{
+	struct alias_ctx a = { .syspath = syspath, .alias = alias, .dry_run = dry_run };
+	int r = fb_kmod_lookup(k, alias, load_match, &a);
+
+	if (r < 0)
+		WRN("%s: cannot look up modalias %s: %s", syspath, alias, strerror(-r));
+	return a.n;
 }
 
 struct load_ctx {
-	struct kmod_ctx *kmod;
+	struct fb_kmod *kmod;
 	bool dry_run;
 	unsigned n;
 };
@@ -91,17 +87,15 @@ int fb_modules_load_display(bool dry_run, unsigned *n_loaded)
 	int ret;
 
 	*n_loaded = 0;
-	ret = fb_libkmod_open();
-	if (ret < 0)
+	ret = fb_kmod_new(&c.kmod);
+	if (ret < 0) {
+		if (ret == -ENOMEM)
+			ERR("cannot start module loading (%s)", fb_kmod_backend_name);
 		return ret;
-	c.kmod = kmod_new(NULL, NULL);
-	if (!c.kmod) {
-		ERR("cannot start libkmod");
-		return -ENOMEM;
 	}
 	ret = fb_sysfs_for_each_unbound(buses, ARRAY_SIZE(buses), load_unbound, &c);
 	*n_loaded = c.n;
-	kmod_unref(c.kmod);
+	fb_kmod_free(c.kmod);
 	return ret;
 }
 
@@ -169,22 +163,20 @@ int fb_class_settle(unsigned timeout_ms, unsigned quiet_ms)
 int fb_modules_load_for_device(const char *syspath, unsigned *n_loaded)
 {
 	_cleanup_free_ char *alias = NULL;
-	struct kmod_ctx *ctx;
+	struct fb_kmod *k;
 	int ret;
 
 	*n_loaded = 0;
 	alias = fb_sysfs_unbound_modalias(syspath);
 	if (!alias)
 		return 0;
-	ret = fb_libkmod_open();
-	if (ret < 0)
+	ret = fb_kmod_new(&k);
+	if (ret < 0) {
+		if (ret == -ENOMEM)
+			ERR("%s: cannot start module loading (%s)", syspath, fb_kmod_backend_name);
 		return ret;
-	ctx = kmod_new(NULL, NULL);
-	if (!ctx) {
-		ERR("%s: cannot start libkmod", syspath);
-		return -ENOMEM;
 	}
-	*n_loaded = load_for_alias(ctx, syspath, alias, false);
-	kmod_unref(ctx);
+	*n_loaded = load_for_alias(k, syspath, alias, false);
+	fb_kmod_free(k);
 	return 0;
 }

@@ -15,13 +15,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "account.h"
 #include "log.h"
 #include "macro.h"
 #include "nodes.h"
@@ -79,12 +79,13 @@ bool node_link_name_sanitize(const char *in, char *out, size_t len)
 void node_owner_defaults(struct node_owner *own)
 {
 	static bool said;
-	struct group *gr = getgrnam("video");
+	gid_t video;
+	bool have_video = fb_group_by_name("video", &video);
 
 	memset(own, 0, sizeof(*own));
 	strcpy(own->user, "root");
-	if (gr) {
-		own->gid = gr->gr_gid;
+	if (have_video) {
+		own->gid = video;
 		own->mode = 0660;
 		strcpy(own->group, "video");
 		return;

@@ -9,6 +9,8 @@
 #include "log.h"
 #include "png-dl.h"
 
+const char fb_png_backend_name[] = "dlopen " FB_LIBPNG_SONAME;
+
 #define FB_PNG_DEFINE(f) typeof(f) *fb_sym_##f;
 FB_PNG_SYMBOLS(FB_PNG_DEFINE)
 #undef FB_PNG_DEFINE

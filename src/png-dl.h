@@ -15,6 +15,9 @@
 
 #define FB_LIBPNG_SONAME "libpng16.so.16"
 
+/* "dlopen libpng16.so.16", or "static" (src/png-static.c), for --version. */
+extern const char fb_png_backend_name[];
+
 #define FB_PNG_SYMBOLS(X)                                                                \
 	X(png_create_write_struct)                                                       \
 	X(png_create_info_struct)                                                        \

@@ -6,13 +6,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "account.h"
 #include "log.h"
 #include "macro.h"
 #include "nodes.h"
@@ -133,34 +132,24 @@ static bool parse_numeric_id(const char *s, unsigned *out)
 
 static bool resolve_user(const char *name, uid_t *uid)
 {
-	struct passwd *pw;
 	unsigned v;
 
 	if (parse_numeric_id(name, &v)) {
 		*uid = v;
 		return true;
 	}
-	pw = getpwnam(name);
-	if (!pw)
-		return false;
-	*uid = pw->pw_uid;
-	return true;
+	return fb_user_by_name(name, uid);
 }
 
 static bool resolve_group(const char *name, gid_t *gid)
 {
-	struct group *gr;
 	unsigned v;
 
 	if (parse_numeric_id(name, &v)) {
 		*gid = v;
 		return true;
 	}
-	gr = getgrnam(name);
-	if (!gr)
-		return false;
-	*gid = gr->gr_gid;
-	return true;
+	return fb_group_by_name(name, gid);
 }
 
 /*

@@ -36,6 +36,7 @@ expect 0 "Usage: fbclassctl [options] COMMAND" "" -- --help
 expect 0 "fbclassctl 0.1" "" -- --version
 expect 0 "sysfs: lib" "" -- --version
 expect 0 "uevents: " "" -- --version
+expect 0 "table: " "" -- --version
 expect 2 "" "fbclassctl: missing command" --
 expect 2 "" "Try 'fbclassctl --help'" -- --bogus
 expect 2 "" "fbclassctl: unknown command 'frobnicate'" -- frobnicate

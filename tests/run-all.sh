@@ -7,6 +7,8 @@
 #               (unit, cli, fixtures, ns) under ASan and UBSan
 #   _build-sysfs --enable-werror --with-libsysfs: the libsysfs backend and
 #               our own netlink reader, no libudev; the fast tiers again
+#   _build-static --enable-werror --with-libsysfs --enable-static-binary:
+#               a static binary (ldd: not dynamic); unit and CLI tests
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -51,10 +53,17 @@ mkdir -p _build-sysfs
 (cd _build-sysfs && { [ -f Makefile ] || ../configure --enable-werror --with-libsysfs; } &&
 	make -j"$jobs" && ! ldd fbclassctl | grep -q libudev && make -j"$jobs" check-fast)
 
-step "vm: both backends on a real kernel (tests/vm/backends/compare.sh)"
+step "static build (--with-libsysfs --enable-static-binary): not dynamic, the fast tiers"
+mkdir -p _build-static
+(cd _build-static &&
+	{ [ -f Makefile ] || ../configure --enable-werror --with-libsysfs --enable-static-binary; } &&
+	make -j"$jobs" && LC_ALL=C ldd fbclassctl 2>&1 | grep -q "not a dynamic executable" &&
+	make -j"$jobs" check-fast)
+
+step "vm: both backends and the static build on a real kernel (tests/vm/backends/compare.sh)"
 (cd _build && make -j"$jobs" tests/vm/guest/uevent-forge &&
 	FBCLASSCTL="$top/_build/fbclassctl" FBCLASSCTL_SYSFS="$top/_build-sysfs/fbclassctl" \
-		top_srcdir="$top" top_builddir="$top/_build" VM_JOBS=1 \
+		FBCLASSCTL_STATIC="$top/_build-static/fbclassctl" top_srcdir="$top" top_builddir="$top/_build" VM_JOBS=1 \
 		bash "$top/tests/vm/run.sh" "$top/tests/vm/backends/compare.sh")
 
 step "valgrind: the CLI and fixture tests"

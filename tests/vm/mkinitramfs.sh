@@ -69,6 +69,12 @@ if [ -n "${FBCLASSCTL_SYSFS:-}" ]; then
 	[ -x "$sbin" ] || die "FBCLASSCTL_SYSFS: $sbin is not built"
 	copy_elf "$sbin" /usr/bin/fbclassctl-sysfs
 fi
+# The static build (FBCLASSCTL_STATIC: --enable-static-binary) for the
+# same comparison, as /usr/bin/fbclassctl-static; it needs no library.
+if [ -n "${FBCLASSCTL_STATIC:-}" ]; then
+	[ -x "$FBCLASSCTL_STATIC" ] || die "FBCLASSCTL_STATIC: $FBCLASSCTL_STATIC is not built"
+	copy_elf "$FBCLASSCTL_STATIC" /usr/bin/fbclassctl-static
+fi
 for tool in fbset jq; do
 	path=$(command -v "$tool") || die "$tool not found (apt-get install $tool)"
 	copy_elf "$path" "/usr/bin/$tool"

@@ -5,7 +5,10 @@
 # root process but takes the kernel's; a burst through a 64 KiB buffer
 # overruns it (ENOBUFS) and its daemon resyncs.  Not in scenarios/: it
 # needs the second build, so tests/run-all.sh runs it with
-# FBCLASSCTL_SYSFS=_build-sysfs/fbclassctl.
+# FBCLASSCTL_SYSFS=_build-sysfs/fbclassctl.  With FBCLASSCTL_STATIC (the
+# --enable-static-binary build, as fbclassctl-static) its list -J and
+# info -J must be identical too, and its coldplug --load-modules (through
+# modules.alias and modprobe -b) is what loads bochs.
 # shellcheck shell=sh disable=SC2034
 QEMU_VGA=std
 KCMDLINE="vga=0x317"
@@ -35,6 +38,15 @@ same() {
 			t_not_ok "$1: $_cmd identical from libudev and libsysfs"
 			diff /tmp/udev.json /tmp/sysfs.json | head -40 | t_diag_stdin
 		fi
+		command -v fbclassctl-static >/dev/null || continue
+		# shellcheck disable=SC2086
+		fbclassctl-static $_cmd >/tmp/static.json 2>/tmp/static.err
+		if cmp -s /tmp/udev.json /tmp/static.json; then
+			t_ok "$1: $_cmd identical from the static build"
+		else
+			t_not_ok "$1: $_cmd identical from the static build"
+			diff /tmp/udev.json /tmp/static.json | head -40 | t_diag_stdin
+		fi
 	done
 	t_is "$(jq -r '.framebuffers | length' /tmp/udev.json)" "$2" "$1: $2 framebuffer(s) listed"
 }
@@ -54,7 +66,16 @@ scenario() {
 	usleep 500000
 	t_check "forged add of fb7 sent (port of a root process)" uevent-forge add \
 		/devices/virtual/graphics/fb7 SUBSYSTEM=graphics MAJOR=29 MINOR=7 DEVNAME=fb7 SEQNUM=999999
-	t_check "modprobe bochs" modprobe bochs
+	if command -v fbclassctl-static >/dev/null; then
+		t_check "fbclassctl-static is the static build" sh -c \
+			'fbclassctl-static --version | grep -qx "link: static"'
+		mkdir -p /tmp/stdev
+		t_check "static build: coldplug --load-modules" \
+			fbclassctl-static -v coldplug --dev /tmp/stdev --load-modules --settle 10
+		t_check "static build: bochs is loaded" sh -c 'grep -q "^bochs " /proc/modules'
+	else
+		t_check "modprobe bochs" modprobe bochs
+	fi
 	t_check "bochs: fb0 under 0000:00:02.0" sysfs_wait /sys/devices/pci0000:00/0000:00:02.0/graphics/fb0 20
 	t_check "netlink reader: the kernel's add of fb0 arrives" wait_for 50 grep -q '^add fb0 29:0' /tmp/mon.out
 	t_check "netlink reader: the forged event is dropped, naming its sender" \

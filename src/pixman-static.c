@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* pixman linked in (the static build): see pixman-backend.h. */
+#include "config.h"
+
+#include "pixman-backend.h"
+
+const char fb_pixman_backend_name[] = "static";
+
+bool fb_pixman_load(__typeof__(pixman_fill) **fill, __typeof__(pixman_blt) **blt)
+{
+	*fill = pixman_fill;
+	*blt = pixman_blt;
+	return true;
+}

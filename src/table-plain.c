@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The list table without libsmartcols (the static build): see table.h.
+ * It prints what libsmartcols prints for list's columns, byte for byte. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "table.h"
+
+const char fb_table_backend_name[] = "built-in";
+
+struct plain_column {
+	char *name;
+	double whint;
+	bool right, number;
+	size_t width;
+};
+
+struct fb_table {
+	char *name;
+	enum fb_table_mode mode;
+	bool noheadings;
+	struct plain_column *cols;
+	size_t ncols;
+	char **cells; /* nlines * ncols, NULL for an empty cell */
+	size_t nlines;
+};
+
+struct fb_table *fb_table_new(const char *name, enum fb_table_mode mode, bool noheadings)
+{
+	struct fb_table *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->name = strdup(name);
+	if (!t->name) {
+		free(t);
+		return NULL;
+	}
+	t->mode = mode;
+	t->noheadings = noheadings;
+	return t;
+}
+
+void fb_table_free(struct fb_table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nlines * t->ncols; i++)
+		free(t->cells[i]);
+	for (size_t i = 0; i < t->ncols; i++)
+		free(t->cols[i].name);
+	free(t->cells);
+	free(t->cols);
+	free(t->name);
+	free(t);
+}
+
+int fb_table_add_column(struct fb_table *t, const char *name, double whint, bool right,
+			bool number)
+{
+	struct plain_column *c;
+
+	if (t->nlines)
+		return -EINVAL;
+	c = realloc(t->cols, (t->ncols + 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	t->cols = c;
+	c += t->ncols;
+	*c = (struct plain_column){ .name = strdup(name), .whint = whint, .right = right,
+				    .number = number };
+	if (!c->name)
+		return -ENOMEM;
+	t->ncols++;
+	return 0;
+}
+
+int fb_table_add_line(struct fb_table *t)
+{
+	char **cells = realloc(t->cells, (t->nlines + 1) * t->ncols * sizeof(*cells) + 1);
+
+	if (!cells)
+		return -ENOMEM;
+	t->cells = cells;
+	memset(cells + t->nlines * t->ncols, 0, t->ncols * sizeof(*cells));
+	t->nlines++;
+	return 0;
+}
+
+int fb_table_set_cell(struct fb_table *t, size_t col, char *data)
+{
+	char **cell;
+
+	if (!t->nlines || col >= t->ncols) {
+		free(data);
+		return -EINVAL;
+	}
+	cell = &t->cells[(t->nlines - 1) * t->ncols + col];
+	free(*cell);
+	*cell = data;
+	return 0;
+}
+
+/* Write s as an aligned table shows it: printable UTF-8 as it is, any
+ * other byte as \xHH.  Returns its width in columns; out may be NULL. */
+static size_t put_aligned(const char *s, FILE *out)
+{
+	mbstate_t st = { 0 };
+	size_t width = 0, len = strlen(s);
+
+	while (len) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s, len, &st);
+		int w = n > 0 && n <= len ? wcwidth(wc) : -1;
+
+		if (w < 0 || (n == 1 && iscntrl((unsigned char)*s))) {
+			if (out)
+				fprintf(out, "\\x%02x", (unsigned char)*s);
+			width += 4;
+			memset(&st, 0, sizeof(st));
+			n = 1;
+		} else {
+			if (out)
+				fwrite(s, 1, n, out);
+			width += (size_t)w;
+		}
+		s += n;
+		len -= n;
+	}
+	return width;
+}
+
+/* Raw: only ASCII graphic characters but '\\' as they are. */
+static void put_raw(const char *s, FILE *out)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p > ' ' && *p < 0x7f && *p != '\\')
+			fputc(*p, out);
+		else
+			fprintf(out, "\\x%02x", *p);
+	}
+}
+
+/* Pairs: inside double quotes, as a shell reads them. */
+static void put_pair_value(const char *s, FILE *out)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (strchr("\"\\`$", *p))
+			fprintf(out, "\\%c", *p);
+		else if (*p >= ' ' && *p < 0x7f)
+			fputc(*p, out);
+		else
+			fprintf(out, "\\x%02x", *p);
+	}
+}
+
+static void put_json_string(const char *s, FILE *out)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p < ' ' || *p == 0x7f)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+static void print_json(const struct fb_table *t, FILE *out)
+{
+	fprintf(out, "{\n   ");
+	put_json_string(t->name, out);
+	fprintf(out, ": [\n");
+	if (!t->nlines)
+		fputc('\n', out);
+	/* libsmartcols joins two objects as "},{" on one line */
+	if (t->nlines)
+		fprintf(out, "      {\n");
+	for (size_t l = 0; l < t->nlines; l++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *v = t->cells[l * t->ncols + c];
+			char key[256];
+			size_t k;
+
+			for (k = 0; t->cols[c].name[k] && k + 1 < sizeof(key); k++)
+				key[k] = (char)tolower((unsigned char)t->cols[c].name[k]);
+			key[k] = '\0';
+			fprintf(out, "         ");
+			put_json_string(key, out);
+			fprintf(out, ": ");
+			if (!v || !*v)
+				fputs("null", out);
+			else if (t->cols[c].number)
+				fputs(v, out);
+			else
+				put_json_string(v, out);
+			fprintf(out, "%s\n", c + 1 < t->ncols ? "," : "");
+		}
+		fprintf(out, "      }%s\n", l + 1 < t->nlines ? ",{" : "");
+	}
+	fprintf(out, "   ]\n}\n");
+}
+
+static void print_pairs(const struct fb_table *t, FILE *out)
+{
+	for (size_t l = 0; l < t->nlines; l++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *v = t->cells[l * t->ncols + c];
+
+			fprintf(out, "%s%s=\"", c ? " " : "", t->cols[c].name);
+			put_pair_value(v ? v : "", out);
+			fputc('"', out);
+		}
+		fputc('\n', out);
+	}
+}
+
+static void put_aligned_cell(const struct plain_column *col, const char *s, bool last,
+			     FILE *out)
+{
+	size_t w = put_aligned(s, NULL);
+
+	if (col->right)
+		for (size_t i = w; i < col->width; i++)
+			fputc(' ', out);
+	put_aligned(s, out);
+	if (!col->right && !last)
+		for (size_t i = w; i < col->width; i++)
+			fputc(' ', out);
+}
+
+static void put_raw_cell(const struct plain_column *col, const char *s, bool last, FILE *out)
+{
+	put_raw(s, out);
+}
+
+/* The headings (unless noheadings) and the lines, a space between cells. */
+static void print_lines(const struct fb_table *t, FILE *out,
+			void (*put_cell)(const struct plain_column *, const char *, bool, FILE *))
+{
+	for (size_t l = t->noheadings ? 1 : 0; l <= t->nlines; l++) {
+		for (size_t c = 0; c < t->ncols; c++) {
+			const char *v = l ? t->cells[(l - 1) * t->ncols + c] : t->cols[c].name;
+
+			if (c)
+				fputc(' ', out);
+			put_cell(&t->cols[c], v ? v : "", c + 1 == t->ncols, out);
+		}
+		fputc('\n', out);
+	}
+}
+
+/* As libsmartcols does when it does not write to a terminal: a column is
+ * as wide as its widest cell or heading, and at least its width hint
+ * (when >= 1) once a cell has data; the last one is not padded. */
+static void print_aligned(struct fb_table *t, FILE *out)
+{
+	for (size_t c = 0; c < t->ncols; c++) {
+		struct plain_column *col = &t->cols[c];
+		bool data = false;
+
+		col->width = put_aligned(col->name, NULL); /* headings or not */
+		for (size_t l = 0; l < t->nlines; l++) {
+			const char *v = t->cells[l * t->ncols + c];
+			size_t w = v ? put_aligned(v, NULL) : 0;
+
+			data |= w > 0;
+			if (w > col->width)
+				col->width = w;
+		}
+		if (data && col->whint >= 1 && col->width < (size_t)col->whint)
+			col->width = (size_t)col->whint;
+	}
+	print_lines(t, out, put_aligned_cell);
+}
+
+int fb_table_print(struct fb_table *t, FILE *out)
+{
+	switch (t->mode) {
+	case FB_TABLE_JSON:
+		print_json(t, out);
+		break;
+	case FB_TABLE_PAIRS:
+		print_pairs(t, out);
+		break;
+	case FB_TABLE_RAW:
+		print_lines(t, out, put_raw_cell);
+		break;
+	case FB_TABLE_ALIGNED:
+		print_aligned(t, out);
+		break;
+	}
+	return fflush(out) == 0 ? 0 : -errno;
+}
