@@ -71,7 +71,7 @@ int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn, vo
  * there afterwards; else it counts as blacklisted, as libkmod's > 0. */
 int fb_kmod_insert(struct fb_kmod *k, const char *name)
 {
-	char *const argv[] = { (char *)"modprobe", (char *)"-b", (char *)name, NULL };
+	char *const argv[] = { (char *)"modprobe", (char *)"-b", (char *)"--", (char *)name, NULL };
 	int status;
 	pid_t pid;
 
