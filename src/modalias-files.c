@@ -72,10 +72,12 @@ static int read_aliases(const char *moddir, const char *file, const char *alias,
 	}
 	f = fopen(path, "re");
 	if (!f) {
-		if (builtin && errno == ENOENT)
+		int e = errno;
+
+		if (builtin && e == ENOENT)
 			return 0; /* optional */
-		ERR("%s: cannot open: %m", path);
-		return -errno;
+		ERR("%s: cannot open: %s", path, strerror(e));
+		return -e;
 	}
 	while (getline(&line, &cap, f) > 0) {
 		char *save = NULL, *kw, *pat, *name;
