@@ -31,6 +31,22 @@ report_failures() {
 }
 trap report_failures EXIT
 
+# ldd's output taken whole (under pipefail, ldd | grep -q fails when ldd
+# exits 1, as it does for a static binary, or when grep stops reading)
+no_udev() {
+	out=$(LC_ALL=C ldd "$1" 2>&1) || { echo "ldd $1: $out" >&2; return 1; }
+	case $out in
+	*libudev*) echo "$1 links libudev:" >&2 && echo "$out" >&2 && return 1 ;;
+	esac
+}
+is_static() {
+	out=$(LC_ALL=C ldd "$1" 2>&1 || true)
+	case $out in
+	*"not a dynamic executable"*) ;;
+	*) echo "$1 is not static:" >&2 && echo "$out" >&2 && return 1 ;;
+	esac
+}
+
 step "bootstrap"
 ./autogen.sh
 
@@ -51,14 +67,13 @@ mkdir -p _build-san
 step "libsysfs build (--with-libsysfs, no libudev): the fast tiers"
 mkdir -p _build-sysfs
 (cd _build-sysfs && { [ -f Makefile ] || ../configure --enable-werror --with-libsysfs; } &&
-	make -j"$jobs" && ! ldd fbclassctl | grep -q libudev && make -j"$jobs" check-fast)
+	make -j"$jobs" && no_udev fbclassctl && make -j"$jobs" check-fast)
 
 step "static build (--with-libsysfs --enable-static-binary): not dynamic, the fast tiers"
 mkdir -p _build-static
 (cd _build-static &&
 	{ [ -f Makefile ] || ../configure --enable-werror --with-libsysfs --enable-static-binary; } &&
-	make -j"$jobs" && LC_ALL=C ldd fbclassctl 2>&1 | grep -q "not a dynamic executable" &&
-	make -j"$jobs" check-fast)
+	make -j"$jobs" && is_static fbclassctl && make -j"$jobs" check-fast)
 
 step "vm: both backends and the static build on a real kernel (tests/vm/backends/compare.sh)"
 (cd _build && make -j"$jobs" tests/vm/guest/uevent-forge &&
