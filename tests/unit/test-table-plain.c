@@ -31,6 +31,13 @@ static char *render(enum fb_table_mode mode, bool noheadings, bool empty)
 	FILE *out = open_memstream(&buf, &len);
 
 	ASSERT_TRUE(t && out);
+	if (!t || !out) {
+		if (out)
+			fclose(out);
+		free(buf);
+		fb_table_free(t);
+		return NULL;
+	}
 	for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
 		ASSERT_INT_EQ(fb_table_add_column(t, cols[c].name, cols[c].whint, cols[c].right,
 						  cols[c].number),
