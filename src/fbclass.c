@@ -393,6 +393,62 @@ static int read_attr_raw(const char *syspath, const char *attr, char *buf, size_
 	return memchr(buf, '\0', n) ? -EINVAL : (int)n;
 }
 
+/* readlink(2) into buf, NUL-terminated; "-" when path is no symlink or
+ * absent.  A target that fills buf is an error: no silent truncation. */
+static int readlink_or_dash(const char *path, char *buf, size_t size)
+{
+	ssize_t n = readlink(path, buf, size - 1);
+
+	if (n < 0 && (errno == ENOENT || errno == EINVAL)) {
+		snprintf(buf, size, "-");
+		return 0;
+	}
+	if (n < 0)
+		return -errno;
+	if ((size_t)n == size - 1)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return 0;
+}
+
+int fb_device_fingerprint(const char *name, char **out)
+{
+	/* dev is "MAJ:MIN", name the 16-byte fix.id: a longer value would be
+	 * cut, never mistaken, since both sides are read the same way. */
+	char path[PATH_MAX], link[PATH_MAX], driver[PATH_MAX];
+	char dev[64], uevent[4096], fbname[256];
+	int r;
+
+	*out = NULL;
+	if (!*name || strchr(name, '/') || strlen(name) > NAME_MAX)
+		return -EINVAL;
+	snprintf(path, sizeof(path), "/sys/class/graphics/%s", name);
+	r = readlink_or_dash(path, link, sizeof(link));
+	if (r == 0 && strcmp(link, "-") == 0)
+		r = -ENODEV;
+	if (r == 0)
+		r = read_attr_raw(path, "dev", dev, sizeof(dev));
+	if (r >= 0)
+		r = read_attr_raw(path, "uevent", uevent, sizeof(uevent));
+	if (r >= 0) {
+		r = read_attr_raw(path, "name", fbname, sizeof(fbname));
+		if (r == -ENOENT) /* "name" may be missing; "dev" and "uevent" not */
+			r = snprintf(fbname, sizeof(fbname), "-");
+	}
+	if (r < 0)
+		return r == -ENOENT ? -ENODEV : r;
+	snprintf(path, sizeof(path), "/sys/class/graphics/%s/device/driver", name);
+	r = readlink_or_dash(path, driver, sizeof(driver));
+	if (r < 0)
+		return r;
+	if (asprintf(out, "%s\n--\n%s\n--\n%s\n--\n%s\n--\n%s", link, dev, uevent, fbname,
+		     driver) < 0) {
+		*out = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The value of KEY= in uevent text, copied into val; false if absent. */
 static bool uevent_value(const char *uevent, const char *key, char *val, size_t size)
 {

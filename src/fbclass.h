@@ -72,6 +72,15 @@ void fb_device_list_free(struct fb_device_list *list);
 const struct fb_device *fb_device_list_find(const struct fb_device_list *list,
 					    const char *spec);
 
+/*
+ * What the daemon compares to tell that graphics device name is still the
+ * registration it planned for: where /sys/class/graphics/NAME points, its
+ * dev, uevent and name attributes, and its parent's driver link, in one
+ * malloc'd string.  A dozen syscalls and no library, against a scan's
+ * hundreds.  0, -ENODEV when the device is gone, or -errno.
+ */
+int fb_device_fingerprint(const char *name, char **out);
+
 const char *fb_device_attr(const struct fb_device *dev, const char *name);
 const struct fb_parent *fb_device_parent(const struct fb_device *dev);
 
