@@ -162,7 +162,7 @@ static int do_coldplug(int argc, char *argv[])
 		fb_rules_free(&rules);
 		return r;
 	}
-	return nm_coldplug(&o, NULL);
+	return nm_coldplug(&o, NULL, NULL);
 }
 
 const struct fb_cmd fb_cmd_coldplug = {

@@ -43,7 +43,9 @@ struct daemon {
 	int sfd;
 	unsigned long long last_seqnum;
 	char dirty[DAEMON_DIRTY_MAX][NODE_NAME_MAX];
+	bool dirty_full[DAEMON_DIRTY_MAX]; /* an event other than change came */
 	size_t n_dirty;
+	struct nm_cache cache; /* the last full scan's plan, for change events */
 	bool resync; /* events were lost, or too many devices: full coldplug */
 };
 
@@ -71,15 +73,21 @@ static int monitor_open(struct fb_monitor **monp, bool buses, unsigned buffer_si
 	return fb_monitor_open(monp, subsystems, buses ? ARRAY_SIZE(subsystems) : 1, buffer_size);
 }
 
-static void mark_dirty(struct daemon *d, const char *name)
+/* A change of a device already planned for can be checked against the
+ * cached plan; add, remove, bind and unbind (in any order in one batch)
+ * take a full scan. */
+static void mark_dirty(struct daemon *d, const char *name, bool full)
 {
 	for (size_t i = 0; i < d->n_dirty; i++)
-		if (strcmp(d->dirty[i], name) == 0)
+		if (strcmp(d->dirty[i], name) == 0) {
+			d->dirty_full[i] |= full;
 			return;
+		}
 	if (d->n_dirty == DAEMON_DIRTY_MAX || strlen(name) >= NODE_NAME_MAX) {
 		d->resync = true;
 		return;
 	}
+	d->dirty_full[d->n_dirty] = full;
 	snprintf(d->dirty[d->n_dirty++], NODE_NAME_MAX, "%s", name);
 }
 
@@ -100,7 +108,7 @@ static void handle_device(struct daemon *d, const struct fb_monitor_event *ev)
 				   d->o->nm.load_modules)) {
 	case FB_DAEMON_SYNC:
 		DBG("%s: %s event (SEQNUM %llu)", name, action, seq);
-		mark_dirty(d, name);
+		mark_dirty(d, name, strcmp(action, "change") != 0);
 		break;
 	case FB_DAEMON_LOAD:
 		fb_modules_load_for_device(ev->syspath, &n);
@@ -133,10 +141,14 @@ static void drain_events(struct daemon *d)
 		break;
 	}
 	if (d->resync) {
-		nm_coldplug(&d->o->nm, &d->rules);
+		nm_coldplug(&d->o->nm, &d->rules, &d->cache);
 	} else {
-		for (size_t i = 0; i < d->n_dirty; i++)
-			nm_event(&d->o->nm, &d->rules, d->dirty[i]);
+		for (size_t i = 0; i < d->n_dirty; i++) {
+			if (!d->dirty_full[i] &&
+			    nm_event_quick(&d->o->nm, &d->cache, d->dirty[i]) != -EAGAIN)
+				continue;
+			nm_event(&d->o->nm, &d->rules, d->dirty[i], &d->cache);
+		}
 	}
 	d->resync = false;
 	d->n_dirty = 0;
@@ -154,7 +166,7 @@ static void reload(struct daemon *d)
 		fb_rules_free(&d->rules);
 		d->rules = fresh;
 	}
-	nm_coldplug(&d->o->nm, &d->rules);
+	nm_coldplug(&d->o->nm, &d->rules, &d->cache);
 }
 
 static void signal_ready(const struct fb_daemon_opts *o)
@@ -218,7 +230,7 @@ static int do_daemon(int argc, char *argv[])
 	/* 1. listen, 2. coldplug, 3. ready: no event falls between scan and loop. */
 	if (monitor_open(&d.mon, o.nm.load_modules, o.buffer_size) < 0)
 		goto finish;
-	nm_coldplug(&o.nm, &d.rules);
+	nm_coldplug(&o.nm, &d.rules, &d.cache);
 	signal_ready(&o);
 	INF("daemon ready (%s, rules %s)", o.nm.devdir, o.nm.config);
 
@@ -250,6 +262,7 @@ static int do_daemon(int argc, char *argv[])
 		goto finish;
 	}
 finish:
+	nm_cache_clear(&d.cache);
 	fb_monitor_free(d.mon);
 	if (d.sfd >= 0)
 		close(d.sfd);

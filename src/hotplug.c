@@ -128,7 +128,62 @@ static int open_devdir(const char *devdir)
 	return fd;
 }
 
-int nm_coldplug(const struct nm_opts *o, const struct fb_rules *given)
+void nm_cache_clear(struct nm_cache *c)
+{
+	if (c->plan) {
+		node_plan_free(c->plan);
+		free(c->plan);
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		free(c->devs[i].name);
+		free(c->devs[i].node);
+		free(c->devs[i].fingerprint);
+	}
+	free(c->devs);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Keep plan (taken over: *plan is left empty) and the fingerprints of
+ * list's devices.  A device whose fingerprint cannot be read is left
+ * out: its next event takes the full path.  Out of memory keeps nothing. */
+static void cache_fill(struct nm_cache *c, const struct fb_device_list *list,
+		       struct node_plan *plan)
+{
+	struct node_plan *kept = malloc(sizeof(*kept));
+
+	c->devs = calloc(list->n ? list->n : 1, sizeof(*c->devs));
+	if (!kept || !c->devs) {
+		free(kept);
+		nm_cache_clear(c);
+		return;
+	}
+	*kept = *plan;
+	memset(plan, 0, sizeof(*plan));
+	c->plan = kept;
+	for (size_t i = 0; i < list->n; i++) {
+		const struct fb_device *dev = &list->devices[i];
+		struct nm_cached_dev *k = &c->devs[c->n];
+		int r = fb_device_fingerprint(dev->name, &k->fingerprint);
+
+		if (r == -ENOMEM)
+			goto fail;
+		if (r < 0) {
+			DBG("%s: not kept for quick checks: %s", dev->name, strerror(-r));
+			continue;
+		}
+		k->name = strdup(dev->name);
+		k->node = strdup(node_name(dev));
+		c->n++;
+		if (!k->name || !k->node)
+			goto fail;
+	}
+	return;
+fail:
+	nm_cache_clear(c);
+}
+
+int nm_coldplug(const struct nm_opts *o, const struct fb_rules *given,
+		struct nm_cache *keep)
 {
 	struct fb_device_list list = {};
 	struct fb_rules rules = {};
@@ -137,6 +192,8 @@ int nm_coldplug(const struct nm_opts *o, const struct fb_rules *given)
 	bool *created = NULL;
 	int ret = FB_EXIT_OK, r, dfd = -1;
 
+	if (keep)
+		nm_cache_clear(keep);
 	if (!given) {
 		ret = nm_rules_load(o, &rules);
 		if (ret)
@@ -196,6 +253,8 @@ int nm_coldplug(const struct nm_opts *o, const struct fb_rules *given)
 		if (r && ret == FB_EXIT_OK)
 			ret = r;
 	}
+	if (keep)
+		cache_fill(keep, &list, &plan);
 finish:
 	free(created);
 	if (dfd >= 0)
@@ -343,7 +402,51 @@ int nm_hotplug(const struct nm_opts *o, const struct fb_uevent *ev)
 	return hotplug_add(o, ev);
 }
 
-int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *name)
+int nm_event_quick(const struct nm_opts *o, const struct nm_cache *c, const char *name)
+{
+	_cleanup_free_ char *now = NULL;
+	const struct nm_cached_dev *k = NULL;
+	const struct node_entry *e = NULL;
+	struct stat st;
+	int r, dfd;
+
+	if (!c->plan || o->dry_run)
+		return -EAGAIN;
+	for (size_t i = 0; i < c->n && !k; i++)
+		if (strcmp(c->devs[i].name, name) == 0)
+			k = &c->devs[i];
+	if (!k)
+		return -EAGAIN;
+	r = fb_device_fingerprint(name, &now);
+	if (r < 0 || strcmp(now, k->fingerprint) != 0) {
+		DBG("%s: %s since the last scan; scanning", name,
+		    r < 0 ? strerror(-r) : "changed");
+		return -EAGAIN;
+	}
+	for (size_t i = 0; i < c->plan->n_nodes && !e; i++)
+		if (strcmp(c->plan->nodes[i].name, k->node) == 0)
+			e = &c->plan->nodes[i];
+	if (!e) {
+		DBG("%s: no node wanted (ignored by a rule)", name);
+		return 0;
+	}
+	dfd = open_devdir(o->devdir);
+	if (dfd < 0)
+		return dfd;
+	/* --validate runs on a node this event creates: the full path does it. */
+	if (o->validate && !(fstatat(dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+			     S_ISCHR(st.st_mode) && st.st_rdev == e->devnum)) {
+		close(dfd);
+		return -EAGAIN;
+	}
+	DBG("%s: the same device as at the last scan; checking its node and links", name);
+	r = node_apply_one(dfd, o->devdir, c->plan, e->name, 0);
+	close(dfd);
+	return r;
+}
+
+int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *name,
+	     struct nm_cache *keep)
 {
 	struct fb_device_list list = {};
 	const struct fb_device *dev = NULL;
@@ -352,6 +455,8 @@ int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *
 	bool present, planned = false;
 	int ret, r, dfd = -1;
 
+	if (keep)
+		nm_cache_clear(keep);
 	if (!node_name_is_safe(name)) {
 		ERR("%.64s: event ignored: not a plain device name", name);
 		return -EINVAL;
@@ -401,6 +506,8 @@ int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *
 	r = node_prune(dfd, o->devdir, &plan, flags);
 	if (r < 0 && !ret)
 		ret = r;
+	if (keep)
+		cache_fill(keep, &list, &plan);
 finish:
 	if (dfd >= 0)
 		close(dfd);

@@ -14,6 +14,8 @@ struct fb_device;
 struct fb_device_list;
 struct fb_rules;
 struct fb_uevent;
+struct nm_cache;
+struct node_plan;
 
 /* A device validator (fbclassctl_bench_quick): 0 passed, 1 failed (logged),
  * -errno when it could not run (logged; -ENODEV: the device went away). */
@@ -35,8 +37,10 @@ struct nm_opts {
  * FB_EXIT_ERROR (unreadable). */
 int nm_rules_load(const struct nm_opts *o, struct fb_rules *rules);
 
-/* Full coldplug with rules (NULL: load o->config).  Returns an exit code. */
-int nm_coldplug(const struct nm_opts *o, const struct fb_rules *rules);
+/* Full coldplug with rules (NULL: load o->config).  With keep, the plan
+ * and the devices' fingerprints are kept there (see struct nm_cache).
+ * Returns an exit code. */
+int nm_coldplug(const struct nm_opts *o, const struct fb_rules *rules, struct nm_cache *keep);
 
 /* Run o->validate on every device of list with created[i] set.  A device
  * that went away meanwhile is no failure.  FB_EXIT_VALIDATION when one
@@ -55,4 +59,36 @@ int nm_hotplug(const struct nm_opts *o, const struct fb_uevent *ev);
  * wants.  Stale, duplicated and reordered events converge on the same
  * /dev.  Returns 0 or -errno (already reported).
  */
-int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *name);
+int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *name,
+	     struct nm_cache *keep);
+
+/*
+ * What the daemon keeps between events: the plan of its last full scan
+ * (nm_event with keep), and each device's fingerprint
+ * (fb_device_fingerprint), read right after that scan.  Bounded by the
+ * number of devices; no fd.  A device replaced since (a driver handoff, a
+ * re-registration) sent remove and add events, which take the full path
+ * and refresh all of it; lost events (ENOBUFS), SIGHUP and coldplug clear
+ * it.
+ */
+struct nm_cache {
+	struct node_plan *plan; /* NULL: nothing kept */
+	struct nm_cached_dev {
+		char *name;	    /* sysname */
+		char *node;	    /* its node (DEVNAME), relative to the dev dir */
+		char *fingerprint;
+	} *devs;
+	size_t n;
+};
+void nm_cache_clear(struct nm_cache *c);
+
+/*
+ * A change event for name, answered from the cache: read the device's
+ * fingerprint from sysfs now; when it is what the plan was made from, make
+ * that device's node and links right (node_apply_one: a deleted or
+ * replaced node or link is put back, owner and mode fixed).  Nothing is
+ * pruned here.  -EAGAIN when the cache cannot answer (nothing kept, device
+ * not kept, fingerprint differs or unreadable, --validate and no node):
+ * call nm_event.  Else 0 or -errno (already reported).
+ */
+int nm_event_quick(const struct nm_opts *o, const struct nm_cache *c, const char *name);
