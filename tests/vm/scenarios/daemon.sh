@@ -124,6 +124,25 @@ remove fb1 29:1 - -" "monitor: add with driver and format read at event time, re
 	t_check "bind: /dev/fb0 back" wait_for 50 is_node fb0 1d:0
 	t_check "bind: by-path link back" wait_for 50 link_is fb/by-path/pci-0000:00:02.0 ../../fb0
 
+	# A change event is checked against the plan of the last full scan,
+	# once sysfs shows the same device: what was damaged in /dev between
+	# events is put back all the same.
+	mode0=$(stat -c %a /dev/fb0)
+	chmod 0606 /dev/fb0
+	echo change >/sys/class/graphics/fb0/uevent
+	t_check "change: mode $mode0 put back" wait_for 50 sh -c "[ \"\$(stat -c %a /dev/fb0)\" = $mode0 ]"
+	t_check "change: answered from the cached plan (logged)" \
+		wait_for 20 grep -q 'fb0: the same device as at the last scan' /tmp/daemon.log
+	rm /dev/fb/by-path/pci-0000:00:02.0
+	echo change >/sys/class/graphics/fb0/uevent
+	t_check "change: a deleted by-path link is put back" \
+		wait_for 50 link_is fb/by-path/pci-0000:00:02.0 ../../fb0
+	rm /dev/fb0
+	ln -s /dev/null /dev/fb0
+	echo change >/sys/class/graphics/fb0/uevent
+	t_check "change: a symlink planted at fb0 is replaced by the node" wait_for 50 is_node fb0 1d:0
+	t_check "change: /dev/null untouched" is_node null 1:3
+
 	# A forged add from a root process: busybox uevent receives it, the
 	# daemon (libudev's kernel monitor) drops it.
 	t_check "uevent-forge is in the initramfs" command -v uevent-forge
