@@ -1,14 +1,69 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The list table through libsmartcols: see table.h. */
+/*
+ * The list table through libsmartcols: see table.h.  The library is
+ * dlopen()ed by the first table, like libkmod, pixman and libpng: only list
+ * prints one, and linked in, it is ~100 kB resident in every process,
+ * the daemon and the boot-time coldplug and hotplug helpers among them.
+ */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <libsmartcols.h>
 #include <stdlib.h>
 
+#include "log.h"
 #include "table.h"
 
-const char fb_table_backend_name[] = "libsmartcols";
+#define SCOLS_SONAME "libsmartcols.so.1"
+
+const char fb_table_backend_name[] = "dlopen " SCOLS_SONAME;
+
+#define SCOLS_SYMBOLS(X)                                                                 \
+	X(scols_new_table)                                                               \
+	X(scols_unref_table)                                                             \
+	X(scols_table_enable_json)                                                       \
+	X(scols_table_enable_export)                                                     \
+	X(scols_table_enable_raw)                                                        \
+	X(scols_table_enable_noheadings)                                                 \
+	X(scols_table_set_name)                                                          \
+	X(scols_table_new_column)                                                        \
+	X(scols_column_set_json_type)                                                    \
+	X(scols_table_new_line)                                                          \
+	X(scols_line_refer_data)                                                         \
+	X(scols_table_set_stream)                                                        \
+	X(scols_print_table)
+
+static struct {
+#define SCOLS_FIELD(f) typeof(f) *f;
+	SCOLS_SYMBOLS(SCOLS_FIELD)
+#undef SCOLS_FIELD
+} sym;
+
+/* 0, or -ENOENT (said once: which library or symbol is missing). */
+static int scols_open(void)
+{
+	static int state = 1; /* 1: not tried yet */
+	void *h;
+
+	if (state <= 0)
+		return state;
+	h = dlopen(SCOLS_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		ERR("cannot load %s (Debian package libsmartcols1): %s", SCOLS_SONAME,
+		    dlerror());
+		return state = -ENOENT;
+	}
+#define SCOLS_RESOLVE(f)                                                                 \
+	*(void **)&sym.f = dlsym(h, #f);                                                 \
+	if (!sym.f) {                                                                    \
+		ERR("%s: symbol %s missing: %s", SCOLS_SONAME, #f, dlerror());           \
+		return state = -ENOENT;                                                  \
+	}
+	SCOLS_SYMBOLS(SCOLS_RESOLVE)
+#undef SCOLS_RESOLVE
+	return state = 0;
+}
 
 struct fb_table {
 	struct libscols_table *tb;
@@ -20,19 +75,21 @@ struct fb_table *fb_table_new(const char *name, enum fb_table_mode mode, bool no
 {
 	struct fb_table *t = calloc(1, sizeof(*t));
 
-	if (!t)
+	if (!t || scols_open() < 0) {
+		free(t);
 		return NULL;
-	t->tb = scols_new_table();
+	}
+	t->tb = sym.scols_new_table();
 	if (!t->tb) {
 		free(t);
 		return NULL;
 	}
 	t->json = mode == FB_TABLE_JSON;
-	scols_table_enable_json(t->tb, mode == FB_TABLE_JSON);
-	scols_table_enable_export(t->tb, mode == FB_TABLE_PAIRS);
-	scols_table_enable_raw(t->tb, mode == FB_TABLE_RAW);
-	scols_table_enable_noheadings(t->tb, noheadings);
-	scols_table_set_name(t->tb, name);
+	sym.scols_table_enable_json(t->tb, mode == FB_TABLE_JSON);
+	sym.scols_table_enable_export(t->tb, mode == FB_TABLE_PAIRS);
+	sym.scols_table_enable_raw(t->tb, mode == FB_TABLE_RAW);
+	sym.scols_table_enable_noheadings(t->tb, noheadings);
+	sym.scols_table_set_name(t->tb, name);
 	return t;
 }
 
@@ -40,7 +97,7 @@ void fb_table_free(struct fb_table *t)
 {
 	if (!t)
 		return;
-	scols_unref_table(t->tb);
+	sym.scols_unref_table(t->tb);
 	free(t);
 }
 
@@ -48,24 +105,24 @@ int fb_table_add_column(struct fb_table *t, const char *name, double whint, bool
 			bool number)
 {
 	struct libscols_column *cl =
-		scols_table_new_column(t->tb, name, whint, right ? SCOLS_FL_RIGHT : 0);
+		sym.scols_table_new_column(t->tb, name, whint, right ? SCOLS_FL_RIGHT : 0);
 
 	if (!cl)
 		return -ENOMEM;
 	if (t->json)
-		scols_column_set_json_type(cl, number ? SCOLS_JSON_NUMBER : SCOLS_JSON_STRING);
+		sym.scols_column_set_json_type(cl, number ? SCOLS_JSON_NUMBER : SCOLS_JSON_STRING);
 	return 0;
 }
 
 int fb_table_add_line(struct fb_table *t)
 {
-	t->last = scols_table_new_line(t->tb, NULL);
+	t->last = sym.scols_table_new_line(t->tb, NULL);
 	return t->last ? 0 : -ENOMEM;
 }
 
 int fb_table_set_cell(struct fb_table *t, size_t col, char *data)
 {
-	int r = t->last ? scols_line_refer_data(t->last, col, data) : -EINVAL;
+	int r = t->last ? sym.scols_line_refer_data(t->last, col, data) : -EINVAL;
 
 	if (r < 0)
 		free(data);
@@ -74,6 +131,6 @@ int fb_table_set_cell(struct fb_table *t, size_t col, char *data)
 
 int fb_table_print(struct fb_table *t, FILE *out)
 {
-	scols_table_set_stream(t->tb, out);
-	return scols_print_table(t->tb);
+	sym.scols_table_set_stream(t->tb, out);
+	return sym.scols_print_table(t->tb);
 }

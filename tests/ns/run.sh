@@ -317,9 +317,10 @@ check "remove deletes the node" test ! -e "$dev/fb9"
 check "remove deletes its link" test ! -L "$dev/fb/by-path/platform-vfb.9"
 check "remove keeps other links" test -L "$dev/fb/by-path/pci-0000:00:02.0"
 
-# libpng is dlopen()ed: the daemon does not map it, and where it cannot be
-# loaded (a file that is not a library bound over it, in this namespace
-# only) snap and bench --snap say so and exit 1 before touching a device.
+# libpng and libsmartcols are dlopen()ed: the daemon maps neither.  Where
+# libpng cannot be loaded (a file that is not a library bound over it, in
+# this namespace only) snap and bench --snap say so and exit 1 before
+# touching a device.
 fresh
 "$UMOCKDEV_RUN" -d "$fixture" -- "$FBCLASSCTL" daemon --dev "$dev" >"$work/d.out" 2>"$work/d.err" &
 upid=$!
@@ -336,9 +337,9 @@ done
 if [ -n "$dpid" ] && grep -q "daemon ready" "$work/d.err"; then
 	# libpng brings libz and libm; an ASan build maps libm for libasan.
 	if grep -q libasan "/proc/$dpid/maps"; then
-		libs='libpng|libz\.' what="libpng or libz (ASan build: libasan maps libm)"
+		libs='libpng|libz\.|libsmartcols' what="libpng, libz or libsmartcols (ASan build: libasan maps libm)"
 	else
-		libs='libpng|libz\.|libm\.' what="libpng, libz or libm"
+		libs='libpng|libz\.|libm\.|libsmartcols' what="libpng, libz, libm or libsmartcols"
 	fi
 	grep -E "$libs" "/proc/$dpid/maps" >"$work/maps" 2>&1
 	expect_eq "the daemon maps no $what" "$(wc -l <"$work/maps")" 0
