@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -118,9 +119,12 @@ static void handle_device(struct daemon *d, const struct fb_monitor_event *ev)
 	}
 }
 
-/* Read what is queued (bounded), then act once per device. */
-static void drain_events(struct daemon *d)
+/* Read what is queued (bounded), then act once per device.  True when
+ * that was change events only, which --coalesce lets gather. */
+static bool drain_events(struct daemon *d)
 {
+	bool changes_only;
+
 	for (unsigned i = 0; i < DAEMON_BATCH_MAX; i++) {
 		struct fb_monitor_event ev;
 		int r = fb_monitor_receive(d->mon, &ev);
@@ -140,6 +144,9 @@ static void drain_events(struct daemon *d)
 			DBG("uevent socket: %s", strerror(-r));
 		break;
 	}
+	changes_only = d->n_dirty > 0 && !d->resync;
+	for (size_t i = 0; i < d->n_dirty; i++)
+		changes_only &= !d->dirty_full[i];
 	if (d->resync) {
 		nm_coldplug(&d->o->nm, &d->rules, &d->cache);
 	} else {
@@ -152,6 +159,7 @@ static void drain_events(struct daemon *d)
 	}
 	d->resync = false;
 	d->n_dirty = 0;
+	return changes_only;
 }
 
 static void reload(struct daemon *d)
@@ -197,6 +205,8 @@ static void daemon_help(void)
 	       "  --ready-fd N        write a newline to fd N when ready (s6)\n"
 	       "  --syslog            log to syslog instead of stderr\n"
 	       "  --validate          validate each device whose node an event creates\n"
+	       "  --coalesce MS       after a batch of change events, wait MS milliseconds\n"
+	       "                      before reading more (default 20; 0: never wait)\n"
 	       "  -h, --help          show this help\n");
 }
 
@@ -234,13 +244,22 @@ static int do_daemon(int argc, char *argv[])
 	signal_ready(&o);
 	INF("daemon ready (%s, rules %s)", o.nm.devdir, o.nm.config);
 
-	for (;;) {
+	for (bool gather = false;;) {
 		struct pollfd p[2] = {
 			{ .fd = d.sfd, .events = POLLIN },
 			{ .fd = fb_monitor_fd(d.mon), .events = POLLIN },
 		};
 		struct signalfd_siginfo si;
 
+		/* A storm of change events (a driver that sends one per frame, a
+		 * loop writing "change" to uevent): let the next ones queue in
+		 * the kernel's buffer, and read and check them as one batch.  A
+		 * signal waits too (at most coalesce_ms); nothing is lost. */
+		if (gather)
+			nanosleep(&(struct timespec){ .tv_sec = o.coalesce_ms / 1000,
+						      .tv_nsec = o.coalesce_ms % 1000 * 1000000L },
+				  NULL);
+		gather = false;
 		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -248,7 +267,7 @@ static int do_daemon(int argc, char *argv[])
 			goto finish;
 		}
 		if (p[1].revents)
-			drain_events(&d);
+			gather = drain_events(&d) && o.coalesce_ms;
 		if (!p[0].revents || read(d.sfd, &si, sizeof(si)) != sizeof(si))
 			continue;
 		if (si.ssi_signo == SIGHUP) {

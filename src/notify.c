@@ -95,6 +95,7 @@ enum {
 	OPT_READY_FD,
 	OPT_SYSLOG,
 	OPT_VALIDATE,
+	OPT_COALESCE,
 };
 
 int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
@@ -107,6 +108,7 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 		{ "ready-fd", required_argument, NULL, OPT_READY_FD },
 		{ "syslog", no_argument, NULL, OPT_SYSLOG },
 		{ "validate", no_argument, NULL, OPT_VALIDATE },
+		{ "coalesce", required_argument, NULL, OPT_COALESCE },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -115,6 +117,7 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 	*o = (struct fb_daemon_opts){
 		.nm = { .devdir = "/dev", .config = FB_RULES_DEFAULT_FILE },
 		.buffer_size = FB_DAEMON_BUFFER_DEFAULT,
+		.coalesce_ms = FB_DAEMON_COALESCE_DEFAULT,
 		.ready_fd = -1,
 	};
 	optind = 0;
@@ -140,6 +143,17 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 				return fb_usage_error("daemon");
 			}
 			break;
+		case OPT_COALESCE: {
+			unsigned long long v;
+
+			if (fb_uevent_parse_number(optarg, FB_DAEMON_COALESCE_MAX, &v) < 0) {
+				ERR("--coalesce: \"%s\" is not a number of milliseconds from 0 to %u",
+				    optarg, FB_DAEMON_COALESCE_MAX);
+				return fb_usage_error("daemon");
+			}
+			o->coalesce_ms = (unsigned)v;
+			break;
+		}
 		case OPT_READY_FD:
 			if (fb_parse_fd(optarg, &o->ready_fd) < 0) {
 				ERR("--ready-fd: \"%s\" is not a file descriptor number", optarg);

@@ -97,6 +97,11 @@ static void test_options(void)
 	CHECK_INTEQ(o.buffer_size, 16 * 1024 * 1024);
 	CHECK_INTEQ(o.ready_fd, -1);
 	CHECK(!o.syslog);
+	CHECK_INTEQ(o.coalesce_ms, 20);
+	CHECK_INTEQ(parse(&o, "--coalesce", "0", NULL), 0);
+	CHECK_INTEQ(o.coalesce_ms, 0);
+	CHECK_INTEQ(parse(&o, "--coalesce=1000", NULL, NULL), 0);
+	CHECK_INTEQ(o.coalesce_ms, 1000);
 
 	CHECK_INTEQ(parse(&o, "--buffer-size", "65536", "--load-modules"), 0);
 	CHECK_INTEQ(o.buffer_size, 65536);
@@ -115,6 +120,9 @@ static void test_options(void)
 	CHECK_INTEQ(parse(&o, "--buffer-size", "16M", NULL), FB_EXIT_USAGE);
 	CHECK_INTEQ(parse(&o, "--buffer-size", "-1", NULL), FB_EXIT_USAGE);
 	CHECK_INTEQ(parse(&o, "--buffer-size", "99999999999", NULL), FB_EXIT_USAGE);
+	CHECK_INTEQ(parse(&o, "--coalesce", "1001", NULL), FB_EXIT_USAGE);
+	CHECK_INTEQ(parse(&o, "--coalesce", "5ms", NULL), FB_EXIT_USAGE);
+	CHECK_INTEQ(parse(&o, "--coalesce", "", NULL), FB_EXIT_USAGE);
 	CHECK_INTEQ(parse(&o, "--ready-fd", "x", NULL), FB_EXIT_USAGE);
 	CHECK_INTEQ(parse(&o, "--ready-fd", "-1", NULL), FB_EXIT_USAGE);
 	CHECK_INTEQ(parse(&o, "--ready-fd", "03", NULL), FB_EXIT_USAGE);
