@@ -1,19 +1,34 @@
 # Benchmark, not a test (make bench-vm): fbclassctl daemon against busybox
-# mdev -d in one boot, on the same 3000-event burst: CPU time (utime+stime)
+# mdev -d in one boot, on the same 3000-event burst: CPU time (schedstat)
 # as events per CPU-second, peak RSS (VmHWM), and the latency from
 # "modprobe vfb" returning to /dev/fb1 existing, median of 20.  Prints the
 # numbers and ratios as TAP comments; fails only when a daemon does not run.
+# uevent-sink, which only reads each uevent, runs on the same burst as the
+# floor: the part of every daemon's CPU time that receiving alone costs.
 # shellcheck shell=sh disable=SC2034
 QEMU_VGA=std
 KCMDLINE=""
 MODULES="bochs vfb"
-GUEST_HELPERS="waitnode"
+GUEST_HELPERS="waitnode uevent-sink"
 
 BURST=3000
 ROUNDS=20
+BENCH_ROUNDS=5
 
 # ticks PID: utime+stime in clock ticks (USER_HZ, 100 on x86)
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# cpu_us PID: time on the CPU in microseconds, from the scheduler's own
+# account (/proc/PID/schedstat, nanoseconds), which is exact where utime and
+# stime are sampled at ticks; ticks where the kernel has no schedstat
+cpu_us() {
+	if [ -r "/proc/$1/schedstat" ]; then
+		awk '{ printf "%.0f\n", $1 / 1000 }' "/proc/$1/schedstat"
+	else
+		echo $(($(ticks "$1") * 10000))
+	fi
+}
+# wakeups PID: how often it has blocked and been woken (voluntary switches)
+wakeups() { awk '/^voluntary_ctxt_switches:/ { print $2 }' "/proc/$1/status"; }
 hwm_kb() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status"; }
 # rss_top PID: where the resident memory is, largest mappings first
 rss_top() {
@@ -64,11 +79,15 @@ latency() {
 # of them at once, on one burst, was tried: with the kernel's tick-sampled
 # CPU accounting under TCG, processes woken by the same event are charged
 # for each other, and every number came out two to five times higher.)
-DAEMONS="fbclassctl mdev"
+# fbnowait: the same daemon with --coalesce 0, to show what coalescing buys
+DAEMONS="fbclassctl fbnowait mdev"
 start_daemon() { # NAME
 	case $1 in
 	fbclassctl) set -- "$1" fbclassctl daemon --dev /run/d-fbclassctl ;;
+	fbnowait) set -- "$1" fbclassctl daemon --coalesce 0 --dev /run/d-fbnowait ;;
 	fbsysfs) set -- "$1" fbclassctl-sysfs daemon --dev /run/d-fbsysfs ;;
+	fbstatic) set -- "$1" fbclassctl-static daemon --dev /run/d-fbstatic ;;
+	sink) set -- "$1" uevent-sink ;;
 	mdev) set -- "$1" busybox mdev -df ;;
 	esac
 	_name=$1
@@ -83,8 +102,8 @@ pid_of() { eval "echo \$${1}_pid"; }
 
 # ratio A B: A/B with two decimals
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "inf"; else printf "%.2f\n", a / b }'; }
-per_s() { awk -v t="$1" -v n=$BURST 'BEGIN { if (t == 0) print "inf"; else printf "%.0f\n", n * 100 / t }'; }
-cpu_s() { awk -v t="$1" 'BEGIN { printf "%.2f", t / 100 }'; }
+per_s() { awk -v t="$1" -v n=$BURST 'BEGIN { if (t == 0) print "inf"; else printf "%.0f\n", n * 1000000 / t }'; }
+cpu_s() { awk -v t="$1" 'BEGIN { printf "%.3f", t / 1000000 }'; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # latency NAME: start NAME alone, the median from modprobe vfb to its fb1
@@ -116,8 +135,15 @@ scenario() {
 	# make bench-vm FBCLASSCTL_SYSFS=$PWD/../_build-sysfs/fbclassctl: the
 	# --with-libsysfs build (libsysfs, our netlink reader, no libudev) too
 	command -v fbclassctl-sysfs >/dev/null && DAEMONS="$DAEMONS fbsysfs"
-	for d in $DAEMONS; do : >"/tmp/ticks.$d"; done
-	for round in 1 2 3; do
+	# make bench-vm FBCLASSCTL_STATIC=$PWD/../_build-static/fbclassctl: the
+	# static --with-libsysfs --enable-static-binary build
+	command -v fbclassctl-static >/dev/null && DAEMONS="$DAEMONS fbstatic"
+	# The floor: a process that only reads each uevent (tests/vm/guest/uevent-sink.c)
+	DAEMONS="$DAEMONS sink"
+	for d in $DAEMONS; do : >"/tmp/cpu.$d" >"/tmp/wake.$d" >"/tmp/hwm.$d"; done
+	round=0
+	while [ $round -lt $BENCH_ROUNDS ]; do
+		round=$((round + 1))
 		line=""
 		for d in $DAEMONS; do
 			_d=$(devdir "$d")
@@ -126,38 +152,51 @@ scenario() {
 			start_daemon "$d"
 			_pid=$(pid_of "$d")
 			_i=0
-			while [ ! -e "$_d/fb0" ] && [ $_i -lt 100 ]; do usleep 100000; _i=$((_i + 1)); done
-			t_check "$d: start-up made $_d/fb0" test -c "$_d/fb0"
+			while [ "$d" != sink ] && [ ! -e "$_d/fb0" ] && [ $_i -lt 100 ]; do
+				usleep 100000
+				_i=$((_i + 1))
+			done
+			[ "$d" = sink ] || t_check "$d: start-up made $_d/fb0" test -c "$_d/fb0"
 			settle "$_pid"
-			_t0=$(ticks "$_pid")
+			_t0=$(cpu_us "$_pid")
+			_w0=$(wakeups "$_pid")
 			burst
 			settle "$_pid"
-			_t=$(($(ticks "$_pid") - _t0))
-			echo "$_t" >>"/tmp/ticks.$d"
-			line="$line $d $(cpu_s "$_t") CPU-s;"
-			# the largest peak of the rounds
+			_t=$(($(cpu_us "$_pid") - _t0))
+			echo "$_t" >>"/tmp/cpu.$d"
+			echo $(($(wakeups "$_pid") - _w0)) >>"/tmp/wake.$d"
 			_h=$(hwm_kb "$_pid")
-			eval "[ \"\${hwm_$d:-0}\" -ge $_h ] || hwm_$d=$_h"
+			echo "$_h" >>"/tmp/hwm.$d"
+			line="$line $d $(cpu_s "$_t") CPU-s $_h kB;"
 			eval "rss_$d=\"$(rss_top "$_pid")\""
 			t_check "$d: alive after the burst" kill -0 "$_pid"
 			kill -TERM "$_pid"
 			wait "$_pid"
 		done
 		t_diag "bench: round $round, $BURST change events on fb0:$line" \
-			"fbclassctl/mdev throughput $(ratio "$(tail -n 1 /tmp/ticks.mdev)" \
-				"$(tail -n 1 /tmp/ticks.fbclassctl)")x"
+			"fbclassctl/mdev throughput $(ratio "$(tail -n 1 /tmp/cpu.mdev)" \
+				"$(tail -n 1 /tmp/cpu.fbclassctl)")x"
 	done
+	lat_sink=-
 	for d in $DAEMONS; do
+		eval "med_$d=$(median <"/tmp/cpu.$d")"
+		eval "wake_$d=$(median <"/tmp/wake.$d")"
+		eval "hwm_$d=$(sort -n "/tmp/hwm.$d" | tail -n 1)"
+		[ "$d" = sink ] && continue
 		eval "lat_$d=$(latency "$d")"
-		eval "med_$d=$(median <"/tmp/ticks.$d")"
 	done
-	t_diag "bench: TCG, one vCPU; CPU-s is utime+stime (/proc/PID/stat) per burst, median of 3 rounds; VmHWM the largest of the 3"
+	t_diag "bench: TCG, one vCPU; CPU-s is the scheduler's run time (/proc/PID/schedstat) per burst, median of $BENCH_ROUNDS rounds; VmHWM the largest of them"
 	for d in $DAEMONS; do
 		eval "_m=\$med_$d _h=\$hwm_$d _l=\$lat_$d"
-		t_diag "bench: $d: $(cpu_s "$_m") CPU-s, $(per_s "$_m") events/CPU-s, VmHWM $_h kB, latency median $_l us"
+		eval "_w=\$wake_$d"
+		_lost=$(grep -c "uevents were lost" "/tmp/$d.log")
+		t_diag "bench: $d: $(cpu_s "$_m") CPU-s, $(per_s "$_m") events/CPU-s, $_w wakeups," \
+			"VmHWM $_h kB, latency median $_l us, $_lost overruns logged"
 	done
+	t_diag "bench: floor, receiving alone (sink/mdev CPU): $(ratio "$med_sink" "$med_mdev")x;" \
+		"fbclassctl above the floor: $(ratio "$((med_fbclassctl - med_sink))" "$((med_mdev - med_sink))")x mdev's"
 	for d in $DAEMONS; do
-		[ "$d" = mdev ] && continue
+		[ "$d" = mdev ] || [ "$d" = sink ] && continue
 		eval "_m=\$med_$d _h=\$hwm_$d _l=\$lat_$d _r=\$rss_$d"
 		t_diag "bench: $d Rss by mapping: $_r"
 		t_diag "bench: throughput $d/mdev: $(ratio "$med_mdev" "$_m")x (events per CPU-second; goal >= 1)"
