@@ -46,18 +46,15 @@ if [ -n "${FBCLASSCTL:-}" ] && [ -x "$FBCLASSCTL" ]; then
 			bin=$(dirname "$bin")/.libs/$(basename "$bin")
 	fi
 	copy_elf "$bin" /usr/bin/fbclassctl
-	# dlopen()ed for --load-modules, so ldd does not name it
-	kmodlib=$(ldconfig -p | awk '$1 == "libkmod.so.2" && /x86-64/ { print $NF; exit }')
-	[ -n "$kmodlib" ] || die "libkmod.so.2 not found (apt-get install libkmod2)"
-	copy_elf "$kmodlib"
-	# dlopen()ed by bench's pixman strategy
-	pixmanlib=$(ldconfig -p | awk '$1 == "libpixman-1.so.0" && /x86-64/ { print $NF; exit }')
-	[ -n "$pixmanlib" ] || die "libpixman-1.so.0 not found (apt-get install libpixman-1-0)"
-	copy_elf "$pixmanlib"
-	# dlopen()ed by snap and bench --snap; copy_elf brings its libz and libm
-	pnglib=$(ldconfig -p | awk '$1 == "libpng16.so.16" && /x86-64/ { print $NF; exit }')
-	[ -n "$pnglib" ] || die "libpng16.so.16 not found (apt-get install libpng16-16)"
-	copy_elf "$pnglib"
+	# dlopen()ed on first use, so ldd does not name them: libkmod for
+	# --load-modules and unload, pixman for bench, libpng (which brings libz
+	# and libm) for snap and bench --snap, libsmartcols for list's table
+	for soname in libkmod.so.2:libkmod2 libpixman-1.so.0:libpixman-1-0 \
+		libpng16.so.16:libpng16-16 libsmartcols.so.1:libsmartcols1; do
+		lib=$(ldconfig -p | awk -v n="${soname%%:*}" '$1 == n && /x86-64/ { print $NF; exit }')
+		[ -n "$lib" ] || die "${soname%%:*} not found (apt-get install ${soname#*:})"
+		copy_elf "$lib"
+	done
 fi
 # A second build (FBCLASSCTL_SYSFS: the --with-libsysfs one) for the
 # scenarios that compare the two backends, as /usr/bin/fbclassctl-sysfs.
