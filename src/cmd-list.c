@@ -204,11 +204,11 @@ static int list_print(struct list_ctl *ctl, const struct fb_device_list *list)
 				  : ctl->pairs ? FB_TABLE_PAIRS
 				  : ctl->raw   ? FB_TABLE_RAW
 					       : FB_TABLE_ALIGNED;
-	struct fb_table *tb = fb_table_new("framebuffers", mode, ctl->noheadings);
-	int r = -ENOMEM;
+	struct fb_table *tb;
+	int r = fb_table_new(&tb, "framebuffers", mode, ctl->noheadings);
 
-	if (!tb)
-		return -ENOMEM;
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < ctl->ncolumns; i++) {
 		const struct colinfo *ci = &infos[ctl->columns[i]];
 

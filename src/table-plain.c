@@ -30,20 +30,23 @@ struct fb_table {
 	size_t nlines;
 };
 
-struct fb_table *fb_table_new(const char *name, enum fb_table_mode mode, bool noheadings)
+int fb_table_new(struct fb_table **ret, const char *name, enum fb_table_mode mode,
+		 bool noheadings)
 {
 	struct fb_table *t = calloc(1, sizeof(*t));
 
+	*ret = NULL;
 	if (!t)
-		return NULL;
+		return -ENOMEM;
 	t->name = strdup(name);
 	if (!t->name) {
 		free(t);
-		return NULL;
+		return -ENOMEM;
 	}
 	t->mode = mode;
 	t->noheadings = noheadings;
-	return t;
+	*ret = t;
+	return 0;
 }
 
 void fb_table_free(struct fb_table *t)

@@ -40,7 +40,7 @@ static struct {
 #undef SCOLS_FIELD
 } sym;
 
-/* 0, or -ENOENT (said once: which library or symbol is missing). */
+/* 0, or -ELIBACC (said once: which library or symbol is missing). */
 static int scols_open(void)
 {
 	static int state = 1; /* 1: not tried yet */
@@ -52,13 +52,13 @@ static int scols_open(void)
 	if (!h) {
 		ERR("cannot load %s (Debian package libsmartcols1): %s", SCOLS_SONAME,
 		    dlerror());
-		return state = -ENOENT;
+		return state = -ELIBACC;
 	}
 #define SCOLS_RESOLVE(f)                                                                 \
 	*(void **)&sym.f = dlsym(h, #f);                                                 \
 	if (!sym.f) {                                                                    \
 		ERR("%s: symbol %s missing: %s", SCOLS_SONAME, #f, dlerror());           \
-		return state = -ENOENT;                                                  \
+		return state = -ELIBACC;                                                  \
 	}
 	SCOLS_SYMBOLS(SCOLS_RESOLVE)
 #undef SCOLS_RESOLVE
@@ -71,18 +71,22 @@ struct fb_table {
 	bool json;
 };
 
-struct fb_table *fb_table_new(const char *name, enum fb_table_mode mode, bool noheadings)
+int fb_table_new(struct fb_table **ret, const char *name, enum fb_table_mode mode,
+		 bool noheadings)
 {
-	struct fb_table *t = calloc(1, sizeof(*t));
+	struct fb_table *t;
+	int r = scols_open();
 
-	if (!t || scols_open() < 0) {
-		free(t);
-		return NULL;
-	}
+	*ret = NULL;
+	if (r < 0)
+		return r;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
 	t->tb = sym.scols_new_table();
 	if (!t->tb) {
 		free(t);
-		return NULL;
+		return -ENOMEM;
 	}
 	t->json = mode == FB_TABLE_JSON;
 	sym.scols_table_enable_json(t->tb, mode == FB_TABLE_JSON);
@@ -90,7 +94,8 @@ struct fb_table *fb_table_new(const char *name, enum fb_table_mode mode, bool no
 	sym.scols_table_enable_raw(t->tb, mode == FB_TABLE_RAW);
 	sym.scols_table_enable_noheadings(t->tb, noheadings);
 	sym.scols_table_set_name(t->tb, name);
-	return t;
+	*ret = t;
+	return 0;
 }
 
 void fb_table_free(struct fb_table *t)

@@ -20,8 +20,10 @@ enum fb_table_mode { FB_TABLE_ALIGNED, FB_TABLE_RAW, FB_TABLE_PAIRS, FB_TABLE_JS
 
 struct fb_table;
 
-/* name is the JSON array's key.  NULL when out of memory. */
-struct fb_table *fb_table_new(const char *name, enum fb_table_mode mode, bool noheadings);
+/* name is the JSON array's key.  0, -ENOMEM, or -ELIBACC when the library
+ * that prints tables cannot be loaded (already said, naming it). */
+int fb_table_new(struct fb_table **ret, const char *name, enum fb_table_mode mode,
+		 bool noheadings);
 void fb_table_free(struct fb_table *t);
 /* right: right-aligned; number: a JSON number.  0 or -ENOMEM. */
 int fb_table_add_column(struct fb_table *t, const char *name, double whint, bool right,

@@ -367,5 +367,20 @@ if [ -n "$pnglib" ] && mount --bind /dev/null "$(readlink -f "$pnglib")"; then
 else
 	ok "# SKIP no libpng16.so.16 to hide"
 fi
+# The same for list's libsmartcols: named, and not taken for out of memory.
+scolslib=$(ldconfig -p | awk '$1 == "libsmartcols.so.1" && /x86-64/ { print $NF; exit }')
+if "$FBCLASSCTL" --version | grep -q '^table: dlopen' &&
+	[ -n "$scolslib" ] && mount --bind /dev/null "$(readlink -f "$scolslib")"; then
+	"$FBCLASSCTL" list >"$work/list.out" 2>"$work/list.err"
+	expect_eq "no libsmartcols: list exits 1" "$?" 1
+	expect_grep "no libsmartcols: list names the library" \
+		"cannot load libsmartcols.so.1 (Debian package libsmartcols1): " "$work/list.err"
+	expect_eq "no libsmartcols: not called out of memory" \
+		"$(grep -c "Cannot allocate memory" "$work/list.err")" 0
+	check "no libsmartcols: nothing on stdout" test ! -s "$work/list.out"
+	umount "$(readlink -f "$scolslib")"
+else
+	ok "# SKIP list does not dlopen libsmartcols.so.1 here"
+fi
 
 finish

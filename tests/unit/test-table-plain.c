@@ -25,11 +25,12 @@ static char *render(enum fb_table_mode mode, bool noheadings, bool empty)
 		{ "BPP", 3, true, true, { "32", NULL } },
 		{ "NODE", 0.1, false, false, { NULL, NULL } },
 	};
-	struct fb_table *t = fb_table_new("framebuffers", mode, noheadings);
+	struct fb_table *t = NULL;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 
+	ASSERT_INT_EQ(fb_table_new(&t, "framebuffers", mode, noheadings), 0);
 	ASSERT_TRUE(t && out);
 	if (!t || !out) {
 		if (out)
