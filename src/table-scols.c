@@ -58,7 +58,7 @@ static int scols_open(void)
 	*(void **)&sym.f = dlsym(h, #f);                                                 \
 	if (!sym.f) {                                                                    \
 		ERR("%s: symbol %s missing: %s", SCOLS_SONAME, #f, dlerror());           \
-		return state = -ELIBACC;                                                  \
+		return state = -ELIBACC;                                                 \
 	}
 	SCOLS_SYMBOLS(SCOLS_RESOLVE)
 #undef SCOLS_RESOLVE
@@ -110,12 +110,13 @@ int fb_table_add_column(struct fb_table *t, const char *name, double whint, bool
 			bool number)
 {
 	struct libscols_column *cl =
-		sym.scols_table_new_column(t->tb, name, whint, right ? SCOLS_FL_RIGHT : 0);
+	    sym.scols_table_new_column(t->tb, name, whint, right ? SCOLS_FL_RIGHT : 0);
 
 	if (!cl)
 		return -ENOMEM;
 	if (t->json)
-		sym.scols_column_set_json_type(cl, number ? SCOLS_JSON_NUMBER : SCOLS_JSON_STRING);
+		sym.scols_column_set_json_type(cl, number ? SCOLS_JSON_NUMBER
+							  : SCOLS_JSON_STRING);
 	return 0;
 }
 
