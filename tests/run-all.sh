@@ -26,7 +26,9 @@ report_failures() {
 		while read -r trs; do
 			log=${trs%.trs}.log
 			echo "--- $log"
-			grep -A8 '^not ok' "$log" | head -n 60
+			# TAP scripts say "not ok"; the C unit tests say FILE:LINE
+			grep -A8 '^not ok' "$log" | head -n 60 ||
+				grep -v '^ok' "$log" | tail -n 20
 		done
 }
 trap report_failures EXIT

@@ -229,7 +229,10 @@ static void test_validation_fails(void)
 	CHECK(!rep->validation.passed, "aliased rows fail validation");
 	CHECK(rep->validation.mismatches > 0 && rep->validation.have_first,
 	      "mismatches counted and the first reported");
-	CHECK(rep->validation.first.y == 0, "first mismatch in row 0: %u",
+	/* Which of the two aliased rows keeps its own pixels depends on the
+	 * order memcpy stores in (glibc copies backwards when dst > src,
+	 * and ASLR decides that): one of them, never row 2. */
+	CHECK(rep->validation.first.y <= 1, "first mismatch in row 0 or 1: %u",
 	      rep->validation.first.y);
 	CHECK(strcmp(rep->validation.first.op, "upload") == 0, "after upload: %s",
 	      rep->validation.first.op);
