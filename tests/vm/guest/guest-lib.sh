@@ -57,6 +57,14 @@ out_file() {
 	echo "# sent $2 $(md5sum <"$1" | cut -d' ' -f1)"
 }
 
+# out_file_gz FILE NAME: FILE compressed (gzip -1) as NAME.gz: the data port
+# carries ~200 kB/s under TCG, and a raw frame of a test pattern is megabytes
+# that compress a hundredfold.
+out_file_gz() {
+	gzip -1 -c "$1" >"$1.gz" && out_file "$1.gz" "$2.gz"
+	rm -f "$1.gz"
+}
+
 # sysfs_wait PATH [SECS]: wait until PATH exists (uevents are asynchronous).
 sysfs_wait() {
 	_i=0
