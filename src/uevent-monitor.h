@@ -2,18 +2,21 @@
 #pragma once
 
 /*
- * The kernel uevent monitor of daemon and monitor: libudev's "kernel"
- * monitor (src/monitor-udev.c, the default) or our own reader of
- * NETLINK_KOBJECT_UEVENT (src/monitor-netlink.c, --with-libsysfs).  Both
- * take only messages the kernel sent: sender port 0, credentials uid 0, a
- * well-formed "action@/devpath" message that was not cut short.
+ * The kernel uevent monitor of daemon and monitor: our own reader of
+ * NETLINK_KOBJECT_UEVENT (src/monitor-netlink.c), in every build.  It takes
+ * only what libudev's "kernel" monitor takes: messages the kernel sent
+ * (sender port 0, credentials uid 0), well-formed "action@/devpath"
+ * messages that were not cut short.  libudev's monitor was the default
+ * until the VM bench showed its per-message work (a device object with
+ * its properties, for each event) costing three times all of busybox
+ * mdev -d's handling of a change event; see tests/vm/bench/.
  */
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
-/* "libudev" or "netlink", for fbclassctl --version. */
+/* "netlink", for fbclassctl --version. */
 extern const char fb_monitor_backend_name[];
 
 struct fb_monitor;

@@ -144,7 +144,7 @@ remove fb1 29:1 - -" "monitor: add with driver and format read at event time, re
 	t_check "change: /dev/null untouched" is_node null 1:3
 
 	# A forged add from a root process: busybox uevent receives it, the
-	# daemon (libudev's kernel monitor) drops it.
+	# daemon (its netlink reader checks the sender, as libudev does) drops it.
 	t_check "uevent-forge is in the initramfs" command -v uevent-forge
 	t_check "forged add of fb7 sent" uevent-forge add /devices/virtual/graphics/fb7 \
 		SUBSYSTEM=graphics MAJOR=29 MINOR=7 DEVNAME=fb7 SEQNUM=999999
