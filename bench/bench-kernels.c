@@ -481,10 +481,13 @@ int main(void)
 		cold.n_frames = MAX_FRAMES;
 
 	printf("fbclassctl kernel benchmark (RAM only; timings are reported, never judged)\n");
-	printf("LLC %zu KiB (sysfs cpu0 cache); non-temporal threshold %zu KiB\n", llc >> 10,
-	       fbk_nt_threshold() >> 10);
-	printf("CPU: avx2 %s, prefetchw %s, sse4.1 %s (__builtin_cpu_supports, cpuid)\n",
+	printf("LLC %zu KiB shared by %u CPU(s) (sysfs cpu0 cache); non-temporal threshold "
+	       "%zu KiB (3/4 of a CPU's share)\n",
+	       llc >> 10, fbk_llc_sharers(), fbk_nt_threshold() >> 10);
+	printf("CPU: avx2 %s, erms %s, prefetchw %s, sse4.1 %s (__builtin_cpu_supports, "
+	       "cpuid)\n",
 	       fbk_fill_method_cpu_ok(FBK_FILL_AVX2) ? "yes" : "no",
+	       fbk_cpu_has_erms() ? "yes" : "no",
 	       fbk_fill_method_cpu_ok(FBK_FILL_SSE2_PFW) ? "yes" : "no",
 	       fbk_copy_method_cpu_ok(FBK_COPY_SSE41_LOAD) ? "yes" : "no");
 	printf("fill pixels: RGB565 0xf81f, RGB888 0x123456, XRGB8888 0x00123456; "

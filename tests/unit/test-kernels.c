@@ -300,11 +300,33 @@ static void test_reject(void)
 	CHECK(fbk_fill_method_from_name("avx2-nt") == FBK_FILL_AVX2_NT, "name lookup");
 	CHECK(fbk_copy_method_from_name("nope") == -1, "unknown name");
 	CHECK(fbk_llc_bytes() >= 4096, "LLC size %zu", fbk_llc_bytes());
+	CHECK(fbk_llc_sharers() >= 1, "LLC sharers %u", fbk_llc_sharers());
+}
+
+static void test_cpulist(void)
+{
+	static const struct {
+		const char *list;
+		unsigned n;
+	} cases[] = {
+		{ "0\n", 1 },	   { "0-1\n", 2 },	  { "0-3,8-11\n", 8 }, { "0,2,4\n", 3 },
+		{ "5-5", 1 },	   { "", 0 },		  { "x", 0 },	       { "3-1\n", 0 },
+		{ "0-\n", 0 },	   { "0,,1\n", 0 },	  { "-1\n", 0 },	       { "1x\n", 0 },
+		{ "99999\n", 0 }, { "0-3,\n", 4 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK(fbk_cpulist_count(cases[i].list) == cases[i].n, "cpulist \"%s\": %u, want %u",
+		      cases[i].list, fbk_cpulist_count(cases[i].list), cases[i].n);
+	/* AUTO goes non-temporal at 3/4 of a CPU's share of the LLC. */
+	CHECK(fbk_nt_threshold() == fbk_llc_bytes() / 4 * 3 / fbk_llc_sharers(),
+	      "threshold %zu", fbk_nt_threshold());
 }
 
 int main(void)
 {
 	test_pixels();
+	test_cpulist();
 	test_reject();
 	test_fill();
 	test_fill_alignment();
