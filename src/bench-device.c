@@ -160,12 +160,12 @@ void fb_bench_device_close(struct fb_bench_dev *dev, struct fb_bench_mapping *m)
 
 int fb_bench_console_quiet(const char *devdir, struct fb_bench_console *con)
 {
-	char path[4096];
 	int fd, mode;
 
 	con->fd = -1;
-	snprintf(path, sizeof(path), "%s/tty0", devdir);
-	fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
+	/* tty0, the foreground VT; a private node where devdir has none (an
+	 * initramfs's bare /dev): fbcon draws all the same. */
+	fd = fb_chrdev_open(devdir, "tty0", makedev(4, 0), O_RDWR, true, NULL);
 	if (fd < 0)
 		return 0; /* no virtual terminal: nobody else draws */
 	if (ioctl(fd, KDGETMODE, &mode) < 0 || mode != KD_TEXT) {
@@ -174,9 +174,9 @@ int fb_bench_console_quiet(const char *devdir, struct fb_bench_console *con)
 	}
 	if (ioctl(fd, KDSETMODE, KD_GRAPHICS) < 0) {
 		int r = -errno;
-		WRN("%s: cannot switch the console to graphics mode: %s; fbcon may draw "
+		WRN("%s/tty0: cannot switch the console to graphics mode: %s; fbcon may draw "
 		    "during the benchmark and fail its validation",
-		    path, strerror(-r));
+		    devdir, strerror(-r));
 		close(fd);
 		return r;
 	}

@@ -84,21 +84,31 @@ static int open_private_node(dev_t devnum, int flags)
 	return fd;
 }
 
-int fb_node_open(const struct fb_device *dev, const char *devdir, int flags, bool allow_private,
-		 bool *via_private)
+int fb_chrdev_open(const char *devdir, const char *name, dev_t devnum, int flags,
+		   bool allow_private, bool *via_private)
 {
-	struct fb_node_info node;
+	char path[4096];
+	struct stat st;
+	bool missing;
 
 	if (via_private)
 		*via_private = false;
-	fb_node_inspect(dev, devdir, &node);
-	if (node.state == FB_NODE_OK)
-		return open_checked(node.path, flags, dev->devnum);
+	snprintf(path, sizeof(path), "%s/%s", devdir, name);
+	missing = fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) < 0;
+	if (!missing && S_ISCHR(st.st_mode) && st.st_rdev == devnum)
+		return open_checked(path, flags, devnum);
 	if (!allow_private || geteuid() != 0)
-		return node.state == FB_NODE_MISSING ? -ENOENT : -ESTALE;
+		return missing ? -ENOENT : -ESTALE;
 	if (via_private)
 		*via_private = true;
-	return open_private_node(dev->devnum, flags);
+	return open_private_node(devnum, flags);
+}
+
+int fb_node_open(const struct fb_device *dev, const char *devdir, int flags, bool allow_private,
+		 bool *via_private)
+{
+	return fb_chrdev_open(devdir, dev->devname, dev->devnum, flags, allow_private,
+			      via_private);
 }
 
 /* ---- ioctls ---- */

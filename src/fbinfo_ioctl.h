@@ -57,6 +57,10 @@ int fb_hw_query_fd(int fd, struct fb_hwinfo *info);
  * checked to be the right character device.  Returns fd or -errno. */
 int fb_node_open(const struct fb_device *dev, const char *devdir, int flags, bool allow_private,
 		 bool *via_private);
+/* The same for any character device: devdir/name if it is devnum, else
+ * (as root, when allow_private) a private temporary node. */
+int fb_chrdev_open(const char *devdir, const char *name, dev_t devnum, int flags,
+		   bool allow_private, bool *via_private);
 
 /* ---- pure decoders ---- */
 const char *fb_type_name(uint32_t type);
