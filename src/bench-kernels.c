@@ -261,13 +261,15 @@ size_t fbk_llc_bytes(void)
 			best_level = level;
 			llc_bytes = n;
 			snprintf(path, sizeof(path), "%s/shared_cpu_list", dir);
-			llc_sharers = 1;
+			llc_sharers = 0;
 			f = fopen(path, "re");
 			if (f) {
-				if (fgets(buf, sizeof(buf), f) && fbk_cpulist_count(buf))
+				if (fgets(buf, sizeof(buf), f))
 					llc_sharers = fbk_cpulist_count(buf);
 				fclose(f);
 			}
+			if (!llc_sharers) /* no list, or a malformed one */
+				llc_sharers = 1;
 		}
 	}
 	if (!llc_bytes) {

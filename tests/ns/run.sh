@@ -351,7 +351,9 @@ else
 	kill "$upid" 2>/dev/null
 fi
 wait "$upid" 2>/dev/null
-pnglib=$(ldconfig -p | awk '$1 == "libpng16.so.16" && /x86-64/ { print $NF; exit }')
+# libpath SONAME: where the dynamic linker finds it (x86-64), or nothing
+libpath() { ldconfig -p | awk -v n="$1" '$1 == n && /x86-64/ { print $NF; exit }'; }
+pnglib=$(libpath libpng16.so.16)
 if [ -n "$pnglib" ] && mount --bind /dev/null "$(readlink -f "$pnglib")"; then
 	"$FBCLASSCTL" snap fb0 "$work/x.png" 2>"$work/png.err"
 	expect_eq "no libpng: snap exits 1" "$?" 1
@@ -368,7 +370,7 @@ else
 	ok "# SKIP no libpng16.so.16 to hide"
 fi
 # The same for list's libsmartcols: named, and not taken for out of memory.
-scolslib=$(ldconfig -p | awk '$1 == "libsmartcols.so.1" && /x86-64/ { print $NF; exit }')
+scolslib=$(libpath libsmartcols.so.1)
 if "$FBCLASSCTL" --version | grep -q '^table: dlopen' &&
 	[ -n "$scolslib" ] && mount --bind /dev/null "$(readlink -f "$scolslib")"; then
 	"$FBCLASSCTL" list >"$work/list.out" 2>"$work/list.err"
