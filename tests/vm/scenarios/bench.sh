@@ -90,6 +90,19 @@ scenario() {
 	t_is "$(jq -r '.framebuffers[0].validation.passed' /tmp/bench.json)" true \
 		"bochs with fbcon bound, no /dev/tty0: validation passed (KD_GRAPHICS)"
 	t_check "no /dev/tty0 left behind" test ! -e /dev/tty0
+	# A symlink planted at tty0 is not followed: the private node again.
+	ln -s /dev/null /dev/tty0
+	(while :; do echo "fbcon draws this text into fb0" >/dev/tty1; done) &
+	_writer=$!
+	fbclassctl bench --quick -J fb0 >/tmp/bench.json 2>/tmp/bench.err
+	_rc=$?
+	kill "$_writer"
+	wait "$_writer" 2>/dev/null
+	t_is "$_rc" 0 "bochs, /dev/tty0 a symlink to /dev/null: bench --quick exits 0"
+	t_is "$(jq -r '.framebuffers[0].validation.passed' /tmp/bench.json)" true \
+		"bochs, /dev/tty0 a symlink to /dev/null: validation passed (KD_GRAPHICS)"
+	t_is "$(readlink /dev/tty0)" /dev/null "the planted tty0 symlink is left as it was"
+	rm /dev/tty0
 	mknod /dev/tty0 c 4 0
 	fbclassctl bench -d 1 -J fb0 >/tmp/bench.json 2>/tmp/bench.err
 	t_is "$?" 0 "bochs with fbcon bound: bench exits 0"
