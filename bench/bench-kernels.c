@@ -22,10 +22,10 @@
 #include "bench-kernels.h"
 
 #define ARRAY_SIZE_T(a) (sizeof(a) / sizeof((a)[0]))
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
-#define MAX_ROUNDS 41
-#define MAX_FRAMES 64
-#define MAX_ENTRIES 64
+#define MAX(a, b)	((a) > (b) ? (a) : (b))
+#define MAX_ROUNDS	41
+#define MAX_FRAMES	64
+#define MAX_ENTRIES	64
 
 struct bcase {
 	const char *name;
@@ -35,7 +35,7 @@ struct bcase {
 	size_t stride;
 	unsigned height;
 	uint8_t *frames[MAX_FRAMES];
-	unsigned reps;	 /* ops per round: whole rotations for past-cache */
+	unsigned reps; /* ops per round: whole rotations for past-cache */
 	unsigned rounds; /* <= MAX_ROUNDS */
 };
 
@@ -96,7 +96,9 @@ static struct fbk_surface surface_of(const struct bcase *c, unsigned i, unsigned
 	return s;
 }
 
-static const uint32_t fill_pixel[33] = { [16] = 0xf81f, [24] = 0x123456, [32] = 0x00123456 };
+static const uint32_t fill_pixel[33] = {
+	[16] = 0xf81f, [24] = 0x123456, [32] = 0x00123456
+};
 /* memset's byte: not 0, which some memory systems write faster than data. */
 #define MEMSET_PIXEL 0x5a5a5a5a
 
@@ -165,8 +167,8 @@ static void run_entries(const struct bcase *c, struct entry *e, unsigned n)
 			e[j].mbps = stats_of(e[j].samples, c->rounds);
 }
 
-static const struct entry *find(const struct entry *e, unsigned n, bool is_copy, int method,
-				unsigned bpp)
+static const struct entry *find(const struct entry *e, unsigned n, bool is_copy,
+				int method, unsigned bpp)
 {
 	for (unsigned j = 0; j < n; j++)
 		if (e[j].is_copy == is_copy && e[j].method == method && e[j].bpp == bpp &&
@@ -190,8 +192,8 @@ static bool paired_ratio(const struct entry *a, const struct entry *b, unsigned 
 }
 
 static const int fill_methods[] = {
-	FBK_FILL_MEMSET,   FBK_FILL_AUTO,	FBK_FILL_SCALAR32, FBK_FILL_STOS,
-	FBK_FILL_SSE2,	   FBK_FILL_SSE2_PFW, FBK_FILL_SSE2_NT,  FBK_FILL_AVX2,
+	FBK_FILL_MEMSET,   FBK_FILL_AUTO,     FBK_FILL_SCALAR32, FBK_FILL_STOS,
+	FBK_FILL_SSE2,	   FBK_FILL_SSE2_PFW, FBK_FILL_SSE2_NT,	 FBK_FILL_AVX2,
 	FBK_FILL_AVX2_PFW, FBK_FILL_AVX2_NT,  FBK_FILL_PIXMAN,
 };
 static const int copy_methods[] = {
@@ -217,8 +219,8 @@ static void print_ratio(const struct stats *s)
 
 static void print_table(const struct bcase *c, const struct entry *e, unsigned n)
 {
-	printf("%-6s %-4s %-10s %10s %6s %15s %15s\n", "op", "bpp", "method", "MB/s", "iqr%",
-	       "/memset  iqr", "/pixman  iqr");
+	printf("%-6s %-4s %-10s %10s %6s %15s %15s\n", "op", "bpp", "method", "MB/s",
+	       "iqr%", "/memset  iqr", "/pixman  iqr");
 	for (unsigned j = 0; j < n; j++) {
 		if (e[j].is_copy)
 			continue;
@@ -277,18 +279,19 @@ static void summarize(const struct bcase *c, const struct entry *e, unsigned n,
 		/* Our kernel with the best paired ratio to pixman: the ceiling. */
 		for (unsigned j = 0; j < n; j++)
 			if (!e[j].is_copy && e[j].ok && e[j].bpp == bpp &&
-			    e[j].method != FBK_FILL_MEMSET && e[j].method != FBK_FILL_PIXMAN &&
+			    e[j].method != FBK_FILL_MEMSET &&
+			    e[j].method != FBK_FILL_PIXMAN &&
 			    paired_ratio(&e[j], px, c->rounds, &rj) &&
 			    (!best || rj.median > rb.median)) {
 				best = &e[j];
 				rb = rj;
 			}
-		res->have_memset[bpp] = paired_ratio(a, ms, c->rounds, &res->fill_vs_memset[bpp]);
-		res->have_pixman[bpp] = paired_ratio(a, px, c->rounds, &res->fill_vs_pixman[bpp]) &&
-					paired_ratio(ms, px, c->rounds,
-						     &res->memset_vs_pixman[bpp]) &&
-					paired_ratio(best, px, c->rounds,
-						     &res->best_vs_pixman[bpp]);
+		res->have_memset[bpp] =
+			paired_ratio(a, ms, c->rounds, &res->fill_vs_memset[bpp]);
+		res->have_pixman[bpp] =
+			paired_ratio(a, px, c->rounds, &res->fill_vs_pixman[bpp]) &&
+			paired_ratio(ms, px, c->rounds, &res->memset_vs_pixman[bpp]) &&
+			paired_ratio(best, px, c->rounds, &res->best_vs_pixman[bpp]);
 		res->fill_auto[bpp] = fbk_fill_method_name(
 			fbk_fill_choose(fbk_row_bytes(bpp, s.width) * s.height, bpp));
 		res->best_fill[bpp] = best ? best->label : "?";
@@ -310,7 +313,8 @@ static void run_case(struct bcase *c, struct result *res)
 		for (size_t m = 0; m < ARRAY_SIZE_T(fill_methods); m++) {
 			if (!fbk_fill_method_cpu_ok(fill_methods[m]))
 				continue;
-			e[n++] = (struct entry){ .label = fbk_fill_method_name(fill_methods[m]),
+			e[n++] = (struct entry){ .label = fbk_fill_method_name(
+							 fill_methods[m]),
 						 .method = fill_methods[m],
 						 .bpp = fill_bpps[b] };
 		}
@@ -323,8 +327,7 @@ static void run_case(struct bcase *c, struct result *res)
 					 .bpp = 32 };
 	}
 
-	printf("\n== %s: %u frame(s) of %zu bytes (%.1f MiB touched per op and round), "
-	       "%u round(s)\n",
+	printf("\n== %s: %u frame(s) of %zu bytes (%.1f MiB touched per op and round), %u round(s)\n",
 	       c->name, c->n_frames, c->frame_bytes, (double)bytes_per_round / (1 << 20),
 	       c->rounds);
 	fflush(stdout);
@@ -340,7 +343,8 @@ static int alloc_case(struct bcase *c)
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 		if (p == MAP_FAILED) {
 			int err = errno;
-			fprintf(stderr, "bench-kernels: %s: cannot map %zu bytes for frame %u: %s\n",
+			fprintf(stderr,
+				"bench-kernels: %s: cannot map %zu bytes for frame %u: %s\n",
 				c->name, c->frame_bytes, i, strerror(err));
 			return -err;
 		}
@@ -391,17 +395,17 @@ static void print_summary(const struct bcase *hot, const struct result *rh,
 	const double memset_goal[] = { 0.9, 1.1 };
 	char l[64];
 
-	printf("\n== summary: auto (the method fbclassctl picks for the size) against the "
-	       "baselines\n");
-	printf("%-22s %-10s %-8s %6s  %-9s  %-17s %s\n", "ratio", "size", "goal", "median",
-	       "q1-q3", "verdict", "method");
+	printf("\n== summary: auto (the method fbclassctl picks for the size) against the baselines\n");
+	printf("%-22s %-10s %-8s %6s  %-9s  %-17s %s\n", "ratio", "size", "goal",
+	       "median", "q1-q3", "verdict", "method");
 	for (size_t b = 0; b < ARRAY_SIZE_T(fill_bpps); b++) {
 		unsigned bpp = fill_bpps[b];
 		snprintf(l, sizeof(l), "fill%u/memset", bpp);
 		for (int k = 0; k < 2; k++)
 			if (res[k]->ran)
 				summary_line(l, cases[k]->tag, memset_goal[k],
-					     res[k]->have_memset[bpp], &res[k]->fill_vs_memset[bpp],
+					     res[k]->have_memset[bpp],
+					     &res[k]->fill_vs_memset[bpp],
 					     res[k]->fill_auto[bpp]);
 	}
 	for (size_t b = 0; b < ARRAY_SIZE_T(fill_bpps); b++) {
@@ -410,22 +414,25 @@ static void print_summary(const struct bcase *hot, const struct result *rh,
 			if (!res[k]->ran || !res[k]->have_pixman[bpp])
 				continue;
 			snprintf(l, sizeof(l), "fill%u/pixman_fill", bpp);
-			summary_line(l, cases[k]->tag, 1.5, true, &res[k]->fill_vs_pixman[bpp],
+			summary_line(l, cases[k]->tag, 1.5, true,
+				     &res[k]->fill_vs_pixman[bpp],
 				     res[k]->fill_auto[bpp]);
 			/* What the goal asks of the machine: memset, the store limit,
 			 * and our fastest kernel, each against pixman_fill. */
 			snprintf(l, sizeof(l), "  memset/pixman_fill");
-			summary_line(l, cases[k]->tag, 0, true, &res[k]->memset_vs_pixman[bpp],
-				     "memset");
+			summary_line(l, cases[k]->tag, 0, true,
+				     &res[k]->memset_vs_pixman[bpp], "memset");
 			snprintf(l, sizeof(l), "  best/pixman_fill");
-			summary_line(l, cases[k]->tag, 0, true, &res[k]->best_vs_pixman[bpp],
+			summary_line(l, cases[k]->tag, 0, true,
+				     &res[k]->best_vs_pixman[bpp],
 				     res[k]->best_fill[bpp]);
 		}
 	}
 	for (int k = 0; k < 2; k++)
 		if (res[k]->ran)
-			summary_line("scroll/memmove", cases[k]->tag, 0.95, res[k]->have_copy,
-				     &res[k]->copy_vs_memmove, res[k]->copy_auto);
+			summary_line("scroll/memmove", cases[k]->tag, 0.95,
+				     res[k]->have_copy, &res[k]->copy_vs_memmove,
+				     res[k]->copy_auto);
 	for (int k = 0; k < 2; k++)
 		if (!res[k]->ran)
 			printf("%s: not run (%s)\n", cases[k]->name, res[k]->why);
@@ -438,11 +445,11 @@ static void print_summary(const struct bcase *hot, const struct result *rh,
 
 			if (!r->ran || !r->have_pixman[bpp])
 				continue;
-			limit = MAX(r->memset_vs_pixman[bpp].median, r->best_vs_pixman[bpp].median);
+			limit = MAX(r->memset_vs_pixman[bpp].median,
+				    r->best_vs_pixman[bpp].median);
 			if (limit >= 1.5)
 				continue;
-			printf("note: fill%u/pixman_fill >= 1.5 %s: no kernel measured reaches it; memset is "
-			       "%.2fx and the best kernel (%s) %.2fx pixman_fill\n",
+			printf("note: fill%u/pixman_fill >= 1.5 %s: no kernel measured reaches it; memset is %.2fx and the best kernel (%s) %.2fx pixman_fill\n",
 			       bpp, cases[k]->tag, r->memset_vs_pixman[bpp].median,
 			       r->best_fill[bpp], r->best_vs_pixman[bpp].median);
 		}
@@ -481,24 +488,18 @@ int main(void)
 		cold.n_frames = MAX_FRAMES;
 
 	printf("fbclassctl kernel benchmark (RAM only; timings are reported, never judged)\n");
-	printf("LLC %zu KiB shared by %u CPU(s) (sysfs cpu0 cache); non-temporal threshold "
-	       "%zu KiB (3/4 of a CPU's share)\n",
+	printf("LLC %zu KiB shared by %u CPU(s) (sysfs cpu0 cache); non-temporal threshold %zu KiB (3/4 of a CPU's share)\n",
 	       llc >> 10, fbk_llc_sharers(), fbk_nt_threshold() >> 10);
-	printf("CPU: avx2 %s, erms %s, prefetchw %s, sse4.1 %s (__builtin_cpu_supports, "
-	       "cpuid)\n",
+	printf("CPU: avx2 %s, erms %s, prefetchw %s, sse4.1 %s (__builtin_cpu_supports, cpuid)\n",
 	       fbk_fill_method_cpu_ok(FBK_FILL_AVX2) ? "yes" : "no",
 	       fbk_cpu_has_erms() ? "yes" : "no",
 	       fbk_fill_method_cpu_ok(FBK_FILL_SSE2_PFW) ? "yes" : "no",
 	       fbk_copy_method_cpu_ok(FBK_COPY_SSE41_LOAD) ? "yes" : "no");
-	printf("fill pixels: RGB565 0xf81f, RGB888 0x123456, XRGB8888 0x00123456; "
-	       "memset writes the same bytes with 0x5a; scroll = in-place copy up 16 rows, "
-	       "32 bpp\n");
-	printf("past-cache: %u frames x %zu bytes = %.1f MiB = %.1fx LLC; 16/24 bpp fills "
-	       "use the same bytes per frame\n",
+	printf("fill pixels: RGB565 0xf81f, RGB888 0x123456, XRGB8888 0x00123456; memset writes the same bytes with 0x5a; scroll = in-place copy up 16 rows, 32 bpp\n");
+	printf("past-cache: %u frames x %zu bytes = %.1f MiB = %.1fx LLC; 16/24 bpp fills use the same bytes per frame\n",
 	       cold.n_frames, big, (double)big * cold.n_frames / (1 << 20),
 	       (double)big * cold.n_frames / (double)llc);
-	printf("ratios: median over the rounds of the ratio within each round, and the "
-	       "spread of the middle half (iqr)\n");
+	printf("ratios: median over the rounds of the ratio within each round, and the spread of the middle half (iqr)\n");
 
 	/* Short of memory, report what can be measured; this is not a test. */
 	if (alloc_case(&hot) == 0)

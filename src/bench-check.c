@@ -151,7 +151,8 @@ static void note_mismatch(struct compare_args *a, unsigned x, unsigned y, uint32
 	v->mismatches++;
 	if (!v->have_first) {
 		v->have_first = true;
-		v->first = (struct fb_bench_mismatch){ x, y, want, got, a->op, a->strategy };
+		v->first =
+			(struct fb_bench_mismatch){ x, y, want, got, a->op, a->strategy };
 	}
 }
 
@@ -171,8 +172,9 @@ static int compare_rows(void *arg)
 		const uint8_t *src = s->pixels + (size_t)y * s->stride;
 
 		if (dev->use_rw) {
-			ssize_t r = pread(dev->fd, a->row_got, n,
-					  dev->vis_offset + (off_t)((size_t)y * s->stride));
+			ssize_t r =
+				pread(dev->fd, a->row_got, n,
+				      dev->vis_offset + (off_t)((size_t)y * s->stride));
 			if (r < 0)
 				return -errno;
 			if ((size_t)r != n)
@@ -183,12 +185,14 @@ static int compare_rows(void *arg)
 			memcpy(a->row_got, src, n);
 		}
 		if (a->want)
-			memcpy(a->row_want, a->want->pixels + (size_t)y * a->want->stride, n);
+			memcpy(a->row_want, a->want->pixels + (size_t)y * a->want->stride,
+			       n);
 		a->v->bytes_checked += n;
 		if (memcmp(a->row_got, a->row_want, n) == 0)
 			continue;
 		for (unsigned x = 0; x < s->width; x++) {
-			uint32_t got = fbk_get_pixel(&rg, x, 0), want = fbk_get_pixel(&rw, x, 0);
+			uint32_t got = fbk_get_pixel(&rg, x, 0),
+				 want = fbk_get_pixel(&rw, x, 0);
 			if ((got ^ want) & mask)
 				note_mismatch(a, x, y, want & mask, got & mask);
 		}
@@ -201,8 +205,8 @@ int fb_bench_compare(const struct fb_bench_dev *dev, const struct fbk_surface *w
 		     struct fb_bench_validation *v)
 {
 	size_t n = fbk_row_bytes(dev->vis.bpp, dev->vis.width);
-	struct compare_args a = { dev, want, pixel, op, strategy, v, malloc(n + 64),
-				  malloc(n + 64) };
+	struct compare_args a = { dev,	    want, pixel,	  op,
+				  strategy, v,	  malloc(n + 64), malloc(n + 64) };
 	int r = -ENOMEM;
 
 	if (a.row_got && a.row_want)
@@ -261,7 +265,8 @@ int fb_bench_save(const struct fb_bench_dev *dev, struct fb_bench_saved *saved)
 	if (!saved->contents)
 		return -ENOMEM;
 	if (dev->use_rw) {
-		r = fb_bench_rw_all(dev->fd, saved->contents, saved->len, dev->vis_offset, false);
+		r = fb_bench_rw_all(dev->fd, saved->contents, saved->len, dev->vis_offset,
+				    false);
 	} else {
 		struct copy_args c = { saved->contents, dev->vis.pixels, saved->len };
 		r = fb_bench_guarded(copy_guarded, &c);
@@ -303,7 +308,8 @@ int fb_bench_restore(const struct fb_bench_dev *dev, const struct fb_bench_saved
 	if (!saved->contents)
 		return -EINVAL;
 	if (dev->use_rw) {
-		r = fb_bench_rw_all(dev->fd, saved->contents, saved->len, dev->vis_offset, true);
+		r = fb_bench_rw_all(dev->fd, saved->contents, saved->len, dev->vis_offset,
+				    true);
 	} else {
 		struct copy_args c = { dev->vis.pixels, saved->contents, saved->len };
 		r = fb_bench_guarded(copy_guarded, &c);

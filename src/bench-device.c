@@ -29,8 +29,8 @@ static unsigned storage_bpp(unsigned bpp)
 }
 
 const char *fb_bench_geometry_error(const struct fb_var_screeninfo *var,
-				    const struct fb_fix_screeninfo *fix, unsigned bpp, char *why,
-				    size_t len)
+				    const struct fb_fix_screeninfo *fix, unsigned bpp,
+				    char *why, size_t len)
 {
 	uint64_t frame = (uint64_t)fix->line_length * var->yres_virtual;
 	size_t row = fbk_row_bytes(bpp, var->xres);
@@ -38,16 +38,17 @@ const char *fb_bench_geometry_error(const struct fb_var_screeninfo *var,
 	if (var->xres == 0 || var->yres == 0)
 		snprintf(why, len, "visible size %ux%u is empty", var->xres, var->yres);
 	else if (frame > fix->smem_len)
-		snprintf(why, len, "line_length %u × yres_virtual %u = %" PRIu64 " > smem_len %u",
+		snprintf(why, len,
+			 "line_length %u × yres_virtual %u = %" PRIu64 " > smem_len %u",
 			 fix->line_length, var->yres_virtual, frame, fix->smem_len);
 	else if (fix->line_length < row)
 		snprintf(why, len, "line_length %u < %zu bytes for %u pixels of %u bpp",
 			 fix->line_length, row, var->xres, var->bits_per_pixel);
 	else if ((uint64_t)var->xoffset + var->xres > var->xres_virtual ||
 		 (uint64_t)var->yoffset + var->yres > var->yres_virtual)
-		snprintf(why, len, "visible area %ux%u+%u+%u outside the virtual %ux%u", var->xres,
-			 var->yres, var->xoffset, var->yoffset, var->xres_virtual,
-			 var->yres_virtual);
+		snprintf(why, len, "visible area %ux%u+%u+%u outside the virtual %ux%u",
+			 var->xres, var->yres, var->xoffset, var->yoffset,
+			 var->xres_virtual, var->yres_virtual);
 	else
 		return NULL;
 	return why;
@@ -62,21 +63,23 @@ int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 	int fd, r;
 
 	*m = (struct fb_bench_mapping){ .map = MAP_FAILED };
-	*dev = (struct fb_bench_dev){ .name = fbdev->name, .syspath = fbdev->syspath, .fd = -1 };
+	*dev = (struct fb_bench_dev){ .name = fbdev->name,
+				      .syspath = fbdev->syspath,
+				      .fd = -1 };
 
 	fd = fb_node_open(fbdev, devdir, O_RDWR, true, &m->via_private);
 	if (fd < 0 && m->via_private) {
-		ERR("%s: cannot open %s/%s read-write: it is missing or not the right node, and "
-		    "a private node for %u:%u failed: %s%s",
+		ERR("%s: cannot open %s/%s read-write: it is missing or not the right node, and a private node for %u:%u failed: %s%s",
 		    fbdev->name, devdir, fbdev->devname, major(fbdev->devnum),
 		    minor(fbdev->devnum), strerror(-fd),
 		    fd == -ENODEV || fd == -ENXIO ? " (device removed?)" : "");
 		return fd;
 	}
 	if (fd < 0) {
-		ERR("%s: cannot open %s/%s read-write: %s%s", fbdev->name, devdir, fbdev->devname,
-		    strerror(-fd),
-		    fd == -ENOENT || fd == -ESTALE ? " ('fbclassctl coldplug' creates the node)"
+		ERR("%s: cannot open %s/%s read-write: %s%s", fbdev->name, devdir,
+		    fbdev->devname, strerror(-fd),
+		    fd == -ENOENT || fd == -ESTALE
+			    ? " ('fbclassctl coldplug' creates the node)"
 		    : fd == -ENODEV || fd == -ENXIO ? " (device removed?)"
 						    : "");
 		return fd;
@@ -98,8 +101,7 @@ int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 	if (fix->type != FB_TYPE_PACKED_PIXELS ||
 	    (bpp != 1 && bpp != 2 && bpp != 4 && bpp != 8 && bpp != 16 && bpp != 24 &&
 	     bpp != 32)) {
-		ERR("%s: cannot benchmark %u bpp with type %s: only packed pixels of 1, 2, 4, "
-		    "8, 15, 16, 24 or 32 bpp",
+		ERR("%s: cannot benchmark %u bpp with type %s: only packed pixels of 1, 2, 4, 8, 15, 16, 24 or 32 bpp",
 		    fbdev->name, var->bits_per_pixel, fb_type_name(fix->type));
 		r = -EOPNOTSUPP;
 		goto fail;
@@ -115,7 +117,8 @@ int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 	size_t vis = (size_t)var->yoffset * fix->line_length +
 		     fbk_row_bytes(bpp, var->xoffset);
 
-	dev->vis = (struct fbk_surface){ NULL, fix->line_length, var->xres, var->yres, bpp };
+	dev->vis =
+		(struct fbk_surface){ NULL, fix->line_length, var->xres, var->yres, bpp };
 	dev->vis_offset = (off_t)vis;
 
 	/* mmap at offset 0 starts at the page holding smem_start. */
@@ -174,8 +177,7 @@ int fb_bench_console_quiet(const char *devdir, struct fb_bench_console *con)
 	}
 	if (ioctl(fd, KDSETMODE, KD_GRAPHICS) < 0) {
 		int r = -errno;
-		WRN("%s/tty0: cannot switch the console to graphics mode: %s; fbcon may draw "
-		    "during the benchmark and fail its validation",
+		WRN("%s/tty0: cannot switch the console to graphics mode: %s; fbcon may draw during the benchmark and fail its validation",
 		    devdir, strerror(-r));
 		close(fd);
 		return r;
@@ -222,10 +224,10 @@ int fbclassctl_bench_quick(const struct fb_device *fbdev, const char *devdir)
 		ERR("%s: quick validation failed to run: %s", fbdev->name, strerror(-r));
 	} else if (!rep->validation.passed) {
 		const struct fb_bench_mismatch *f = &rep->validation.first;
-		ERR("%s: validation failed: %" PRIu64 " mismatches, first at %u,%u after %s/%s: "
-		    "expected 0x%x, got 0x%x",
-		    fbdev->name, rep->validation.mismatches, f->x, f->y, f->op, f->strategy,
-		    f->expected, f->got);
+		ERR("%s: validation failed: %" PRIu64
+		    " mismatches, first at %u,%u after %s/%s: expected 0x%x, got 0x%x",
+		    fbdev->name, rep->validation.mismatches, f->x, f->y, f->op,
+		    f->strategy, f->expected, f->got);
 		r = 1;
 	}
 finish:

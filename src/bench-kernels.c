@@ -34,10 +34,14 @@ static const char *const fill_names[_FBK_FILL_MAX] = {
 };
 
 static const char *const copy_names[_FBK_COPY_MAX] = {
-	[FBK_COPY_AUTO] = "auto",	    [FBK_COPY_MEMCPY] = "memcpy",
-	[FBK_COPY_MEMMOVE] = "memmove",	    [FBK_COPY_SCALAR32] = "scalar32",
-	[FBK_COPY_SSE2_NT] = "sse2-nt",	    [FBK_COPY_AVX2_NT] = "avx2-nt",
-	[FBK_COPY_SSE41_LOAD] = "sse41-load", [FBK_COPY_PIXMAN] = "pixman",
+	[FBK_COPY_AUTO] = "auto",
+	[FBK_COPY_MEMCPY] = "memcpy",
+	[FBK_COPY_MEMMOVE] = "memmove",
+	[FBK_COPY_SCALAR32] = "scalar32",
+	[FBK_COPY_SSE2_NT] = "sse2-nt",
+	[FBK_COPY_AVX2_NT] = "avx2-nt",
+	[FBK_COPY_SSE41_LOAD] = "sse41-load",
+	[FBK_COPY_PIXMAN] = "pixman",
 	[FBK_COPY_REFERENCE] = "reference",
 };
 
@@ -239,7 +243,8 @@ size_t fbk_llc_bytes(void)
 		FILE *f;
 		unsigned level = 0;
 
-		snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu0/cache/index%u", i);
+		snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu0/cache/index%u",
+			 i);
 		snprintf(path, sizeof(path), "%s/level", dir);
 		f = fopen(path, "re");
 		if (!f)
@@ -419,59 +424,59 @@ static void pattern_init(struct pattern *pat, unsigned bpp, uint32_t pixel)
  * prefetched.
  */
 #define FILL_STEP 192
-#define DEFINE_FILL_ROW(name, attr, VT, V, LOAD, STORE, AHEAD, PREFETCH)                 \
-	static attr void name(uint8_t *d, size_t n, const struct pattern *pat)          \
-	{                                                                                \
-		size_t h = (size_t)(-(uintptr_t)d) & (V - 1);                            \
-		unsigned P = pat->period;                                                \
-		if (n < h + 3 * V) {                                                     \
-			while (n > 96) {                                                 \
+#define DEFINE_FILL_ROW(name, attr, VT, V, LOAD, STORE, AHEAD, PREFETCH)                  \
+	static attr void name(uint8_t *d, size_t n, const struct pattern *pat)            \
+	{                                                                                 \
+		size_t h = (size_t)(-(uintptr_t)d) & (V - 1);                             \
+		unsigned P = pat->period;                                                 \
+		if (n < h + 3 * V) {                                                      \
+			while (n > 96) {                                                  \
 				memcpy(d, pat->b, 96); /* 96: a multiple of 1, 2, 3, 4 */ \
-				d += 96;                                                 \
-				n -= 96;                                                 \
-			}                                                                \
-			memcpy(d, pat->b, n);                                            \
-			return;                                                          \
-		}                                                                        \
-		memcpy(d, pat->b, h);                                                    \
-		VT v0 = LOAD(pat->b + h % P);                                            \
-		VT v1 = LOAD(pat->b + (h + V) % P);                                      \
-		VT v2 = LOAD(pat->b + (h + 2 * V) % P);                                  \
-		uint8_t *p = d + h;                                                      \
-		size_t left = n - h;                                                     \
-		for (; AHEAD && left >= FILL_STEP + (size_t)(AHEAD);                     \
-		     p += FILL_STEP, left -= FILL_STEP) {                                \
-			PREFETCH(p + (AHEAD));                                           \
-			PREFETCH(p + (AHEAD) + 64);                                      \
-			PREFETCH(p + (AHEAD) + 128);                                     \
-			for (unsigned k = 0; k < FILL_STEP; k += 3 * V) {                \
-				STORE(p + k, v0);                                        \
-				STORE(p + k + V, v1);                                    \
-				STORE(p + k + 2 * V, v2);                                \
-			}                                                                \
-		}                                                                        \
-		for (; left >= FILL_STEP; p += FILL_STEP, left -= FILL_STEP)             \
-			for (unsigned k = 0; k < FILL_STEP; k += 3 * V) {                \
-				STORE(p + k, v0);                                        \
-				STORE(p + k + V, v1);                                    \
-				STORE(p + k + 2 * V, v2);                                \
-			}                                                                \
-		for (; left >= 3 * V; p += 3 * V, left -= 3 * V) {                       \
-			STORE(p, v0);                                                    \
-			STORE(p + V, v1);                                                \
-			STORE(p + 2 * V, v2);                                            \
-		}                                                                        \
-		if (left >= V) {                                                         \
-			STORE(p, v0);                                                    \
-			p += V;                                                          \
-			left -= V;                                                       \
-			if (left >= V) {                                                 \
-				STORE(p, v1);                                            \
-				p += V;                                                  \
-				left -= V;                                               \
-			}                                                                \
-		}                                                                        \
-		memcpy(p, pat->b + (size_t)(p - d) % P, left);                           \
+				d += 96;                                                  \
+				n -= 96;                                                  \
+			}                                                                 \
+			memcpy(d, pat->b, n);                                             \
+			return;                                                           \
+		}                                                                         \
+		memcpy(d, pat->b, h);                                                     \
+		VT v0 = LOAD(pat->b + h % P);                                             \
+		VT v1 = LOAD(pat->b + (h + V) % P);                                       \
+		VT v2 = LOAD(pat->b + (h + 2 * V) % P);                                   \
+		uint8_t *p = d + h;                                                       \
+		size_t left = n - h;                                                      \
+		for (; AHEAD && left >= FILL_STEP + (size_t)(AHEAD);                      \
+		     p += FILL_STEP, left -= FILL_STEP) {                                 \
+			PREFETCH(p + (AHEAD));                                            \
+			PREFETCH(p + (AHEAD) + 64);                                       \
+			PREFETCH(p + (AHEAD) + 128);                                      \
+			for (unsigned k = 0; k < FILL_STEP; k += 3 * V) {                 \
+				STORE(p + k, v0);                                         \
+				STORE(p + k + V, v1);                                     \
+				STORE(p + k + 2 * V, v2);                                 \
+			}                                                                 \
+		}                                                                         \
+		for (; left >= FILL_STEP; p += FILL_STEP, left -= FILL_STEP)              \
+			for (unsigned k = 0; k < FILL_STEP; k += 3 * V) {                 \
+				STORE(p + k, v0);                                         \
+				STORE(p + k + V, v1);                                     \
+				STORE(p + k + 2 * V, v2);                                 \
+			}                                                                 \
+		for (; left >= 3 * V; p += 3 * V, left -= 3 * V) {                        \
+			STORE(p, v0);                                                     \
+			STORE(p + V, v1);                                                 \
+			STORE(p + 2 * V, v2);                                             \
+		}                                                                         \
+		if (left >= V) {                                                          \
+			STORE(p, v0);                                                     \
+			p += V;                                                           \
+			left -= V;                                                        \
+			if (left >= V) {                                                  \
+				STORE(p, v1);                                             \
+				p += V;                                                   \
+				left -= V;                                                \
+			}                                                                 \
+		}                                                                         \
+		memcpy(p, pat->b + (size_t)(p - d) % P, left);                            \
 	}
 
 #define NO_PREFETCH(p) ((void)(p))
@@ -497,11 +502,11 @@ DEFINE_FILL_ROW(fill_row_scalar32, , uint32_t, 4, load32, STORE32, 0, NO_PREFETC
 DEFINE_FILL_ROW(fill_row_u64, , uint64_t, 8, load64, STORE64, 0, NO_PREFETCH)
 
 #if FBK_X86
-#define LOADU128(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define STORE128(p, v) _mm_store_si128((__m128i *)(void *)(p), (v))
+#define LOADU128(p)	_mm_loadu_si128((const __m128i *)(const void *)(p))
+#define STORE128(p, v)	_mm_store_si128((__m128i *)(void *)(p), (v))
 #define STREAM128(p, v) _mm_stream_si128((__m128i *)(void *)(p), (v))
-#define LOADU256(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define STORE256(p, v) _mm256_store_si256((__m256i *)(void *)(p), (v))
+#define LOADU256(p)	_mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define STORE256(p, v)	_mm256_store_si256((__m256i *)(void *)(p), (v))
 #define STREAM256(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (v))
 /*
  * prefetchw 768 bytes (12 lines) ahead: a 1920x1080 24 bpp AVX2 fill in L3
@@ -516,8 +521,8 @@ DEFINE_FILL_ROW(fill_row_u64, , uint64_t, 8, load64, STORE64, 0, NO_PREFETCH)
  * without -mprfchw on the whole file) */
 #define PREFETCHW(p) __builtin_prefetch((p), 1, 3)
 DEFINE_FILL_ROW(fill_row_sse2, , __m128i, 16, LOADU128, STORE128, 0, NO_PREFETCH)
-DEFINE_FILL_ROW(fill_row_sse2_pfw, __attribute__((target("prfchw"))), __m128i, 16, LOADU128,
-		STORE128, PREFETCH_AHEAD, PREFETCHW)
+DEFINE_FILL_ROW(fill_row_sse2_pfw, __attribute__((target("prfchw"))), __m128i, 16,
+		LOADU128, STORE128, PREFETCH_AHEAD, PREFETCHW)
 DEFINE_FILL_ROW(fill_row_sse2_nt, , __m128i, 16, LOADU128, STREAM128, 0, NO_PREFETCH)
 DEFINE_FILL_ROW(fill_row_avx2, __attribute__((target("avx2"))), __m256i, 32, LOADU256,
 		STORE256, 0, NO_PREFETCH)
@@ -605,8 +610,9 @@ bool fbk_fill_method_usable(enum fbk_fill_method m, const struct fbk_surface *s,
 	case FBK_FILL_MEMSET:
 		return fbk_pixel_is_byte_uniform(s->bpp, pixel, &byte);
 	case FBK_FILL_PIXMAN:
-		return (s->bpp == 8 || s->bpp == 16 || s->bpp == 32) && s->stride % 4 == 0 &&
-		       ((uintptr_t)s->pixels & 3) == 0 && s->stride / 4 <= INT32_MAX;
+		return (s->bpp == 8 || s->bpp == 16 || s->bpp == 32) &&
+		       s->stride % 4 == 0 && ((uintptr_t)s->pixels & 3) == 0 &&
+		       s->stride / 4 <= INT32_MAX;
 	default:
 		return s->bpp >= 8;
 	}
@@ -638,8 +644,8 @@ static void fill_subbyte(const struct fbk_surface *s, unsigned x, unsigned y, un
 static bool rect_inside(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w,
 			unsigned h)
 {
-	return x <= s->width && w <= s->width - x && y <= s->height && h <= s->height - y &&
-	       fbk_row_bytes(s->bpp, s->width) <= s->stride;
+	return x <= s->width && w <= s->width - x && y <= s->height &&
+	       h <= s->height - y && fbk_row_bytes(s->bpp, s->width) <= s->stride;
 }
 
 static __typeof__(pixman_fill) *fbk_pixman_fill;
@@ -689,8 +695,8 @@ int fbk_fill(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w, un
 	}
 	if (m == FBK_FILL_PIXMAN) {
 		if (!fbk_pixman_load() ||
-		    !fbk_pixman_fill((uint32_t *)(void *)s->pixels, (int)(s->stride / 4), (int)s->bpp,
-				 (int)x, (int)y, (int)w, (int)h, pixel))
+		    !fbk_pixman_fill((uint32_t *)(void *)s->pixels, (int)(s->stride / 4),
+				     (int)s->bpp, (int)x, (int)y, (int)w, (int)h, pixel))
 			return -ENOTSUP;
 		return 0;
 	}
@@ -740,27 +746,27 @@ static void copy_row_scalar32(uint8_t *d, const uint8_t *s, size_t n)
 
 #if FBK_X86
 /* Four loads, then four stores: safe for a forward copy with d < s overlapping. */
-#define DEFINE_COPY_ROW(name, attr, VT, V, LOAD, STORE)                                  \
-	static attr void name(uint8_t *d, const uint8_t *s, size_t n)                    \
-	{                                                                                \
-		size_t h = (size_t)(-(uintptr_t)d) & (V - 1);                            \
-		if (n < h + 4 * V) {                                                     \
-			memmove(d, s, n);                                                \
-			return;                                                          \
-		}                                                                        \
-		memmove(d, s, h);                                                        \
-		d += h;                                                                  \
-		s += h;                                                                  \
-		n -= h;                                                                  \
-		for (; n >= 4 * V; n -= 4 * V, d += 4 * V, s += 4 * V) {                 \
-			VT a = LOAD(s), b = LOAD(s + V), c = LOAD(s + 2 * V),            \
-			   e = LOAD(s + 3 * V);                                          \
-			STORE(d, a);                                                     \
-			STORE(d + V, b);                                                 \
-			STORE(d + 2 * V, c);                                             \
-			STORE(d + 3 * V, e);                                             \
-		}                                                                        \
-		memmove(d, s, n);                                                        \
+#define DEFINE_COPY_ROW(name, attr, VT, V, LOAD, STORE)                       \
+	static attr void name(uint8_t *d, const uint8_t *s, size_t n)         \
+	{                                                                     \
+		size_t h = (size_t)(-(uintptr_t)d) & (V - 1);                 \
+		if (n < h + 4 * V) {                                          \
+			memmove(d, s, n);                                     \
+			return;                                               \
+		}                                                             \
+		memmove(d, s, h);                                             \
+		d += h;                                                       \
+		s += h;                                                       \
+		n -= h;                                                       \
+		for (; n >= 4 * V; n -= 4 * V, d += 4 * V, s += 4 * V) {      \
+			VT a = LOAD(s), b = LOAD(s + V), c = LOAD(s + 2 * V), \
+			   e = LOAD(s + 3 * V);                               \
+			STORE(d, a);                                          \
+			STORE(d + V, b);                                      \
+			STORE(d + 2 * V, c);                                  \
+			STORE(d + 3 * V, e);                                  \
+		}                                                             \
+		memmove(d, s, n);                                             \
 	}
 
 DEFINE_COPY_ROW(copy_row_sse2_nt, , __m128i, 16, LOADU128, STREAM128)
@@ -769,7 +775,8 @@ DEFINE_COPY_ROW(copy_row_avx2_nt, __attribute__((target("avx2"))), __m256i, 32, 
 
 /* movntdqa needs an aligned source: align s, store unaligned. */
 __attribute__((target("sse4.1"))) static void copy_row_sse41_load(uint8_t *d,
-								   const uint8_t *s, size_t n)
+								  const uint8_t *s,
+								  size_t n)
 {
 	size_t h = (size_t)(-(uintptr_t)s) & 15;
 
@@ -837,25 +844,27 @@ bool fbk_copy_method_usable(enum fbk_copy_method m, const struct fbk_surface *ds
 		return false;
 	/* pixman_blt's SSE2 and MMX paths refuse 8 bpp; the general one has none */
 	if (m == FBK_COPY_PIXMAN)
-		return (dst->bpp == 16 || dst->bpp == 32) &&
-		       dst->stride % 4 == 0 && src->stride % 4 == 0 &&
-		       ((uintptr_t)dst->pixels & 3) == 0 && ((uintptr_t)src->pixels & 3) == 0;
+		return (dst->bpp == 16 || dst->bpp == 32) && dst->stride % 4 == 0 &&
+		       src->stride % 4 == 0 && ((uintptr_t)dst->pixels & 3) == 0 &&
+		       ((uintptr_t)src->pixels & 3) == 0;
 	return true;
 }
 
 static void copy_reference(const struct fbk_surface *dst, unsigned dx, unsigned dy,
-			   const struct fbk_surface *src, unsigned sx, unsigned sy, unsigned w,
-			   unsigned h)
+			   const struct fbk_surface *src, unsigned sx, unsigned sy,
+			   unsigned w, unsigned h)
 {
 	/* Through a temporary row set would be simplest; walk in a safe order. */
-	bool backward = dst->pixels + (size_t)dy * dst->stride + fbk_row_bytes(dst->bpp, dx) >
-			src->pixels + (size_t)sy * src->stride + fbk_row_bytes(src->bpp, sx);
+	bool backward =
+		dst->pixels + (size_t)dy * dst->stride + fbk_row_bytes(dst->bpp, dx) >
+		src->pixels + (size_t)sy * src->stride + fbk_row_bytes(src->bpp, sx);
 
 	for (unsigned i = 0; i < h; i++) {
 		unsigned r = backward ? h - 1 - i : i;
 		for (unsigned j = 0; j < w; j++) {
 			unsigned c = backward ? w - 1 - j : j;
-			fbk_put_pixel(dst, dx + c, dy + r, fbk_get_pixel(src, sx + c, sy + r));
+			fbk_put_pixel(dst, dx + c, dy + r,
+				      fbk_get_pixel(src, sx + c, sy + r));
 		}
 	}
 }
@@ -875,25 +884,27 @@ int fbk_copy(const struct fbk_surface *dst, unsigned dx, unsigned dy,
 		m = fbk_copy_choose(fbk_row_bytes(dst->bpp, w) * h);
 	/* Sub-byte pixels not starting on a byte, or ending inside one: exact path. */
 	if (m == FBK_COPY_REFERENCE ||
-	    (dst->bpp < 8 && ((dx * dst->bpp) % 8 || (sx * dst->bpp) % 8 ||
-			      (w * dst->bpp) % 8))) {
+	    (dst->bpp < 8 &&
+	     ((dx * dst->bpp) % 8 || (sx * dst->bpp) % 8 || (w * dst->bpp) % 8))) {
 		copy_reference(dst, dx, dy, src, sx, sy, w, h);
 		return 0;
 	}
 
 	size_t n = fbk_row_bytes(dst->bpp, w);
 	uint8_t *d = dst->pixels + (size_t)dy * dst->stride + fbk_row_bytes(dst->bpp, dx);
-	const uint8_t *s = src->pixels + (size_t)sy * src->stride + fbk_row_bytes(src->bpp, sx);
+	const uint8_t *s =
+		src->pixels + (size_t)sy * src->stride + fbk_row_bytes(src->bpp, sx);
 
 	if (m == FBK_COPY_PIXMAN) {
 		/* pixman_blt walks rows top to bottom: only safe when d is not below s. */
 		if (dst->pixels == src->pixels && d > s && d < s + (size_t)h * src->stride)
 			return -ENOTSUP;
 		if (!fbk_pixman_load() ||
-		    !fbk_pixman_blt((uint32_t *)(void *)src->pixels, (uint32_t *)(void *)dst->pixels,
-				(int)(src->stride / 4), (int)(dst->stride / 4), (int)src->bpp,
-				(int)dst->bpp, (int)sx, (int)sy, (int)dx, (int)dy, (int)w,
-				(int)h))
+		    !fbk_pixman_blt((uint32_t *)(void *)src->pixels,
+				    (uint32_t *)(void *)dst->pixels,
+				    (int)(src->stride / 4), (int)(dst->stride / 4),
+				    (int)src->bpp, (int)dst->bpp, (int)sx, (int)sy,
+				    (int)dx, (int)dy, (int)w, (int)h))
 			return -ENOTSUP;
 		return 0;
 	}

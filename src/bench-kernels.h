@@ -20,37 +20,37 @@
 
 struct fbk_surface {
 	uint8_t *pixels; /* first byte of row 0 */
-	size_t stride;	 /* bytes per line (line_length), >= the row bytes */
-	unsigned width;	 /* pixels per row */
+	size_t stride; /* bytes per line (line_length), >= the row bytes */
+	unsigned width; /* pixels per row */
 	unsigned height; /* rows */
-	unsigned bpp;	 /* bits per pixel: 1, 2, 4, 8, 16, 24 or 32 */
+	unsigned bpp; /* bits per pixel: 1, 2, 4, 8, 16, 24 or 32 */
 };
 
 enum fbk_fill_method {
-	FBK_FILL_AUTO,	   /* best for the size and CPU: see fbk_fill_choose() */
-	FBK_FILL_MEMSET,   /* glibc memset; only when every byte of the pixel agrees */
+	FBK_FILL_AUTO, /* best for the size and CPU: see fbk_fill_choose() */
+	FBK_FILL_MEMSET, /* glibc memset; only when every byte of the pixel agrees */
 	FBK_FILL_SCALAR32, /* 32-bit stores, as fbtest does */
-	FBK_FILL_STOS,	   /* rep stosq (a 64-bit store loop at 24 bpp) */
-	FBK_FILL_SSE2,	   /* 16-byte temporal stores */
-	FBK_FILL_SSE2_NT,  /* 16-byte non-temporal stores (movntdq) */
-	FBK_FILL_AVX2,	   /* 32-byte temporal stores */
-	FBK_FILL_AVX2_NT,  /* 32-byte non-temporal stores (vmovntdq) */
-	FBK_FILL_PIXMAN,   /* pixman_fill: 8, 16, 32 bpp, stride a multiple of 4 */
+	FBK_FILL_STOS, /* rep stosq (a 64-bit store loop at 24 bpp) */
+	FBK_FILL_SSE2, /* 16-byte temporal stores */
+	FBK_FILL_SSE2_NT, /* 16-byte non-temporal stores (movntdq) */
+	FBK_FILL_AVX2, /* 32-byte temporal stores */
+	FBK_FILL_AVX2_NT, /* 32-byte non-temporal stores (vmovntdq) */
+	FBK_FILL_PIXMAN, /* pixman_fill: 8, 16, 32 bpp, stride a multiple of 4 */
 	FBK_FILL_REFERENCE, /* one pixel at a time; the oracle of the tests */
-	FBK_FILL_SSE2_PFW,  /* FBK_FILL_SSE2 with prefetchw ahead of the stores */
-	FBK_FILL_AVX2_PFW,  /* FBK_FILL_AVX2 with prefetchw ahead of the stores */
+	FBK_FILL_SSE2_PFW, /* FBK_FILL_SSE2 with prefetchw ahead of the stores */
+	FBK_FILL_AVX2_PFW, /* FBK_FILL_AVX2 with prefetchw ahead of the stores */
 	_FBK_FILL_MAX,
 };
 
 enum fbk_copy_method {
 	FBK_COPY_AUTO,
-	FBK_COPY_MEMCPY,      /* glibc memcpy per row (memmove where rows overlap) */
-	FBK_COPY_MEMMOVE,     /* glibc memmove, one call when rows are contiguous */
-	FBK_COPY_SCALAR32,    /* 32-bit loads and stores, as fbtest does */
-	FBK_COPY_SSE2_NT,     /* unaligned loads, non-temporal 16-byte stores */
-	FBK_COPY_AVX2_NT,     /* unaligned loads, non-temporal 32-byte stores */
-	FBK_COPY_SSE41_LOAD,  /* movntdqa streaming loads (for reads from WC memory) */
-	FBK_COPY_PIXMAN,      /* pixman_blt: 16, 32 bpp, strides multiples of 4 */
+	FBK_COPY_MEMCPY, /* glibc memcpy per row (memmove where rows overlap) */
+	FBK_COPY_MEMMOVE, /* glibc memmove, one call when rows are contiguous */
+	FBK_COPY_SCALAR32, /* 32-bit loads and stores, as fbtest does */
+	FBK_COPY_SSE2_NT, /* unaligned loads, non-temporal 16-byte stores */
+	FBK_COPY_AVX2_NT, /* unaligned loads, non-temporal 32-byte stores */
+	FBK_COPY_SSE41_LOAD, /* movntdqa streaming loads (for reads from WC memory) */
+	FBK_COPY_PIXMAN, /* pixman_blt: 16, 32 bpp, strides multiples of 4 */
 	FBK_COPY_REFERENCE,
 	_FBK_COPY_MAX,
 };

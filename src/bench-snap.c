@@ -32,7 +32,8 @@ int fb_bench_snaps_open(struct fb_bench_snaps *s, const char *dir)
 	/* Checked now, before anything is drawn. */
 	if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) < 0) {
 		int r = -errno;
-		ERR("bench: --snap %s: cannot write in the directory: %s", dir, strerror(-r));
+		ERR("bench: --snap %s: cannot write in the directory: %s", dir,
+		    strerror(-r));
 		close(fd);
 		return r;
 	}
@@ -69,7 +70,8 @@ static int copy_rows(void *arg)
 
 	/* Row by row, as the comparison reads: the padding is not ours. */
 	for (unsigned y = 0; y < v->height; y++)
-		memcpy(a->dst + (size_t)y * v->stride, v->pixels + (size_t)y * v->stride, n);
+		memcpy(a->dst + (size_t)y * v->stride, v->pixels + (size_t)y * v->stride,
+		       n);
 	return 0;
 }
 
@@ -94,7 +96,8 @@ static int snap_format(const struct fb_bench_dev *dev, struct fb_hwinfo *hw,
 	hw->var.bits_per_pixel = dev->vis.bpp; /* 15 is stored as 16 */
 	r = fb_snap_format_from_hw(hw, fmt, &why);
 	if (r < 0)
-		ERR("%s: cannot convert %s for a snapshot: %s", dev->name, dev->fmt.name, why);
+		ERR("%s: cannot convert %s for a snapshot: %s", dev->name, dev->fmt.name,
+		    why);
 	return r;
 }
 
@@ -127,8 +130,8 @@ uint8_t *fb_bench_read_rgb(const struct fb_bench_dev *dev, int *err)
 		goto fail;
 	r = fb_snap_convert(frame, len, &area, &fmt, rgb);
 	if (r == -ENODATA)
-		ERR("%s: format %s needs a colour map and FBIOGETCMAP gave none", dev->name,
-		    dev->fmt.name);
+		ERR("%s: format %s needs a colour map and FBIOGETCMAP gave none",
+		    dev->name, dev->fmt.name);
 	if (r < 0)
 		goto fail;
 	return rgb;
@@ -173,10 +176,11 @@ void fb_bench_snaps_validated(void *arg, const struct fb_bench_dev *dev, const c
 		r = fb_snap_save_at(s->dirfd, name, rgb, dev->vis.width, dev->vis.height);
 		free(rgb);
 		if (r < 0)
-			ERR("%s: cannot write the %s snapshot %s/%s: %s", dev->name, op, s->dir,
-			    name, strerror(-r));
+			ERR("%s: cannot write the %s snapshot %s/%s: %s", dev->name, op,
+			    s->dir, name, strerror(-r));
 	} else if (r != -EOPNOTSUPP && r != -ENODATA) {
-		ERR("%s: cannot read the %s snapshot back: %s", dev->name, op, strerror(-r));
+		ERR("%s: cannot read the %s snapshot back: %s", dev->name, op,
+		    strerror(-r));
 	}
 	if (r < 0) {
 		/* the slot keeps what an earlier strategy wrote, if anything */

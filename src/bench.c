@@ -24,10 +24,10 @@
 enum op_kind { OP_FILL, OP_UPLOAD, OP_READBACK, OP_COPY, OP_RECT16, OP_RECT128 };
 
 enum strat_kind {
-	ST_FILL,  /* an fbk fill method */
-	ST_COPY,  /* an fbk copy method */
+	ST_FILL, /* an fbk fill method */
+	ST_COPY, /* an fbk copy method */
 	ST_WRITE, /* write(2)/pwrite of whole frames to the node */
-	ST_READ,  /* read(2)/pread of whole frames from the node */
+	ST_READ, /* read(2)/pread of whole frames from the node */
 };
 
 struct strategy {
@@ -45,16 +45,17 @@ struct opdef {
 	bool validate;
 };
 
-#define FILL_STRATEGIES(quick_auto)                                                      \
+#define FILL_STRATEGIES(quick_auto)                                                     \
 	{ "memset", ST_FILL, FBK_FILL_MEMSET, false, true },                            \
-	{ "scalar32", ST_FILL, FBK_FILL_SCALAR32 },                                   \
-	{ "stos", ST_FILL, FBK_FILL_STOS },                                           \
-	{ "sse2", ST_FILL, FBK_FILL_SSE2 },                                           \
-	{ "avx2", ST_FILL, FBK_FILL_AVX2 },                                           \
-	{ "sse2-nt", ST_FILL, FBK_FILL_SSE2_NT },                                     \
-	{ "avx2-nt", ST_FILL, FBK_FILL_AVX2_NT },                                     \
-	{ "pixman", ST_FILL, FBK_FILL_PIXMAN },                                       \
-	{ "auto", ST_FILL, FBK_FILL_AUTO, quick_auto, true }
+		{ "scalar32", ST_FILL, FBK_FILL_SCALAR32 },                             \
+		{ "stos", ST_FILL, FBK_FILL_STOS }, { "sse2", ST_FILL, FBK_FILL_SSE2 }, \
+		{ "avx2", ST_FILL, FBK_FILL_AVX2 },                                     \
+		{ "sse2-nt", ST_FILL, FBK_FILL_SSE2_NT },                               \
+		{ "avx2-nt", ST_FILL, FBK_FILL_AVX2_NT },                               \
+		{ "pixman", ST_FILL, FBK_FILL_PIXMAN },                                 \
+	{                                                                               \
+		"auto", ST_FILL, FBK_FILL_AUTO, quick_auto, true                        \
+	}
 
 static const struct strategy fill_strategies[] = {
 	FILL_STRATEGIES(true),
@@ -106,18 +107,18 @@ static const struct opdef ops[] = {
 };
 
 #define RECTS_PER_RUN 64
-#define SCROLL_ROWS 16
-#define MAX_RUNS 200
+#define SCROLL_ROWS   16
+#define MAX_RUNS      200
 
 struct run_ctx {
 	struct fb_bench_dev *dev;
 	const struct fb_bench_opts *opts;
-	struct fbk_surface ram;	   /* the RAM baseline */
-	struct fbk_surface img;	   /* upload source; padding = the saved padding */
-	struct fbk_surface stage;  /* the filled frame written by "write" */
-	struct fbk_surface rb;	   /* readback destination */
+	struct fbk_surface ram; /* the RAM baseline */
+	struct fbk_surface img; /* upload source; padding = the saved padding */
+	struct fbk_surface stage; /* the filled frame written by "write" */
+	struct fbk_surface rb; /* readback destination */
 	struct fbk_surface expect; /* img scrolled, for copy validation */
-	uint8_t *scratch;	   /* for the "write" copy: rows read back */
+	uint8_t *scratch; /* for the "write" copy: rows read back */
 	uint32_t fill_px, memset_px;
 	uint32_t rng;
 	bool can_fsync;
@@ -192,8 +193,8 @@ struct once_args {
 	const struct strategy *st;
 	bool on_fb;
 	double seconds; /* out: the operation */
-	double flush;	/* out: fsync after it; < 0 none */
-	double bytes;	/* out */
+	double flush; /* out: fsync after it; < 0 none */
+	double bytes; /* out */
 };
 
 static int do_write(struct run_ctx *c, const struct opdef *op, bool on_fb,
@@ -210,10 +211,11 @@ static int do_write(struct run_ctx *c, const struct opdef *op, bool on_fb,
 			return 0;
 		}
 		int r = fb_bench_rw_all(dev->fd, c->scratch, len - scroll,
-			       dev->vis_offset + (off_t)scroll, false);
+					dev->vis_offset + (off_t)scroll, false);
 		if (r < 0)
 			return r;
-		return fb_bench_rw_all(dev->fd, c->scratch, len - scroll, dev->vis_offset, true);
+		return fb_bench_rw_all(dev->fd, c->scratch, len - scroll, dev->vis_offset,
+				       true);
 	}
 	const struct fbk_surface *src = op->kind == OP_FILL ? &c->stage : &c->img;
 	if (!on_fb) {
@@ -248,18 +250,21 @@ static int op_body(struct once_args *a, const struct fbk_surface *t)
 		a->bytes = (double)row * h;
 		if (st->kind == ST_READ) {
 			if (!a->on_fb) {
-				memcpy(c->rb.pixels, t->pixels, fb_bench_frame_bytes(c->dev));
+				memcpy(c->rb.pixels, t->pixels,
+				       fb_bench_frame_bytes(c->dev));
 				return 0;
 			}
-			return fb_bench_rw_all(c->dev->fd, c->rb.pixels, fb_bench_frame_bytes(c->dev),
-				      c->dev->vis_offset, false);
+			return fb_bench_rw_all(c->dev->fd, c->rb.pixels,
+					       fb_bench_frame_bytes(c->dev),
+					       c->dev->vis_offset, false);
 		}
 		return fbk_copy(&c->rb, 0, 0, t, 0, 0, w, h, st->method);
 	case OP_COPY:
 		a->bytes = (double)row * (h - SCROLL_ROWS);
 		if (st->kind == ST_WRITE)
 			return do_write(c, a->op, a->on_fb, t);
-		return fbk_copy(t, 0, 0, t, 0, SCROLL_ROWS, w, h - SCROLL_ROWS, st->method);
+		return fbk_copy(t, 0, 0, t, 0, SCROLL_ROWS, w, h - SCROLL_ROWS,
+				st->method);
 	case OP_RECT16:
 	case OP_RECT128: {
 		unsigned side = a->op->kind == OP_RECT16 ? 16 : 128;
@@ -307,7 +312,8 @@ static int op_once(struct once_args *a)
 		double t0 = now();
 		if (fsync(c->dev->fd) < 0) {
 			if (errno == EINVAL || errno == EROFS)
-				c->can_fsync = false; /* no deferred I/O: nothing to flush */
+				c->can_fsync =
+					false; /* no deferred I/O: nothing to flush */
 			else
 				return -errno;
 		} else {
@@ -347,8 +353,8 @@ static bool settled(const double *v, unsigned n)
 }
 
 static int measure(struct run_ctx *c, const struct opdef *op, const struct strategy *st,
-		   bool on_fb, double budget, struct fb_bench_stat *stat, double *flush_med,
-		   double *bytes)
+		   bool on_fb, double budget, struct fb_bench_stat *stat,
+		   double *flush_med, double *bytes)
 {
 	double rates[MAX_RUNS], flushes[MAX_RUNS];
 	unsigned n = 0, nf = 0;
@@ -394,9 +400,9 @@ static bool device_present(const struct fb_bench_dev *dev)
 static int load_image(struct run_ctx *c)
 {
 	const struct opdef up = { "upload", OP_UPLOAD, NULL, false };
-	const struct strategy st = c->dev->use_rw
-					   ? (struct strategy){ "write", ST_WRITE, 0 }
-					   : (struct strategy){ "memcpy", ST_COPY, FBK_COPY_MEMCPY };
+	const struct strategy st =
+		c->dev->use_rw ? (struct strategy){ "write", ST_WRITE, 0 }
+			       : (struct strategy){ "memcpy", ST_COPY, FBK_COPY_MEMCPY };
 	struct once_args a = { c, &up, &st, true };
 
 	return op_once(&a);
@@ -410,8 +416,9 @@ static int validate(struct run_ctx *c, const struct opdef *op, const struct stra
 
 	switch (op->kind) {
 	case OP_FILL: {
-		uint32_t px = st->method == FBK_FILL_MEMSET && st->kind == ST_FILL ? c->memset_px
-										    : c->fill_px;
+		uint32_t px = st->method == FBK_FILL_MEMSET && st->kind == ST_FILL
+				      ? c->memset_px
+				      : c->fill_px;
 		r = fb_bench_compare(c->dev, NULL, px, op->name, st->name, v);
 		break;
 	}
@@ -437,7 +444,8 @@ static int validate(struct run_ctx *c, const struct opdef *op, const struct stra
 
 static void *alloc_frame(size_t len)
 {
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		       0);
 	return p == MAP_FAILED ? NULL : p;
 }
 
@@ -455,7 +463,8 @@ static int setup(struct run_ctx *c, const struct fb_bench_saved *saved)
 	struct fbk_surface *frames[] = { &c->ram, &c->img, &c->stage, &c->rb, &c->expect };
 
 	c->fill_px = fb_bench_fill_pixel(dev);
-	c->memset_px = 0x5a5a5a5au & (dev->vis.bpp >= 32 ? 0xffffffffu : (1u << dev->vis.bpp) - 1);
+	c->memset_px = 0x5a5a5a5au &
+		       (dev->vis.bpp >= 32 ? 0xffffffffu : (1u << dev->vis.bpp) - 1);
 	c->rng = 0x2545f491u;
 	c->can_fsync = !dev->is_ram && dev->fd >= 0;
 	for (size_t i = 0; i < ARRAY_SIZE(frames); i++) {
@@ -541,23 +550,24 @@ static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
 			if (rep->n_results == FB_BENCH_MAX_RESULTS)
 				return 0;
 			struct fb_bench_result *res = &rep->results[rep->n_results];
-			*res = (struct fb_bench_result){ .op = op->name, .strategy = st->name,
+			*res = (struct fb_bench_result){ .op = op->name,
+							 .strategy = st->name,
 							 .verified = -1 };
 			if (c->opts->progress)
-				fprintf(stderr, "\r%s: [%u/%u] %s %s...\033[K", dev->name, ++done,
-					total, op->name, st->name);
+				fprintf(stderr, "\r%s: [%u/%u] %s %s...\033[K", dev->name,
+					++done, total, op->name, st->name);
 			/* Uploads and copies start from the image; fills overwrite it. */
 			if (op->kind == OP_COPY || op->kind == OP_READBACK) {
 				r = load_image(c);
 				if (r < 0)
 					return r;
 			}
-			r = measure(c, op, st, true, budget, &res->fb, &res->flush_seconds,
-				    &res->bytes_per_op);
+			r = measure(c, op, st, true, budget, &res->fb,
+				    &res->flush_seconds, &res->bytes_per_op);
 			if (r == -ENOTSUP) {
 				/* a library that refuses this case at run time: not a row */
-				DBG("%s: %s %s refused at run time; skipped", dev->name, op->name,
-				    st->name);
+				DBG("%s: %s %s refused at run time; skipped", dev->name,
+				    op->name, st->name);
 				continue;
 			}
 			if (r < 0)
@@ -576,17 +586,20 @@ static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
 					return r;
 				res->verified = r;
 				if (c->opts->validated)
-					c->opts->validated(c->opts->validated_arg, dev, op->name,
-							   st->name, r == 1);
+					c->opts->validated(c->opts->validated_arg, dev,
+							   op->name, st->name, r == 1);
 			}
-			unsigned side = op->kind == OP_RECT16 ? 16 : op->kind == OP_RECT128 ? 128 : 0;
+			unsigned side = op->kind == OP_RECT16	 ? 16
+					: op->kind == OP_RECT128 ? 128
+								 : 0;
 			res->ops_per_run = side ? RECTS_PER_RUN : 1;
 			res->frames_per_op = side ? 0 : 1;
-			res->pixels_per_op = side ? (double)side * side * RECTS_PER_RUN
-					    : op->kind == OP_COPY
-						    ? (double)dev->vis.width *
-							      (dev->vis.height - SCROLL_ROWS)
-						    : (double)dev->vis.width * dev->vis.height;
+			res->pixels_per_op =
+				side ? (double)side * side * RECTS_PER_RUN
+				: op->kind == OP_COPY
+					? (double)dev->vis.width *
+						  (dev->vis.height - SCROLL_ROWS)
+					: (double)dev->vis.width * dev->vis.height;
 			rep->n_results++;
 			if (!device_present(dev))
 				return -ENODEV;
@@ -603,7 +616,8 @@ int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
 	int r, rr;
 
 	*rep = (struct fb_bench_report){ .validation.passed = true };
-	if (dev->vis.stride < fbk_row_bytes(dev->vis.bpp, dev->vis.width) || !dev->vis.height)
+	if (dev->vis.stride < fbk_row_bytes(dev->vis.bpp, dev->vis.width) ||
+	    !dev->vis.height)
 		return -EINVAL;
 	r = fb_bench_save(dev, &saved);
 	if (r < 0) {

@@ -21,14 +21,14 @@
 #include "fbinfo_ioctl.h"
 
 struct fb_bench_dev {
-	const char *name;	 /* "fb0", for messages */
-	const char *syspath;	 /* checked after each operation; NULL: not checked */
-	struct fbk_surface vis;	 /* the visible area: stride line_length, xres×yres */
-	off_t vis_offset;	 /* of vis.pixels from the start of the node */
+	const char *name; /* "fb0", for messages */
+	const char *syspath; /* checked after each operation; NULL: not checked */
+	struct fbk_surface vis; /* the visible area: stride line_length, xres×yres */
+	off_t vis_offset; /* of vis.pixels from the start of the node */
 	struct fb_var_screeninfo var; /* colour fields for the expected pixels */
 	uint32_t visual;
 	struct fb_pixel_format fmt;
-	int fd;	     /* node: write/read strategies, fsync, ioctls; -1 for RAM */
+	int fd; /* node: write/read strategies, fsync, ioctls; -1 for RAM */
 	bool use_rw; /* mmap refused: vis.pixels is a RAM shadow, pread/pwrite */
 	bool is_ram; /* the baseline: no fsync, no node */
 };
@@ -44,9 +44,9 @@ struct fb_bench_saved {
 
 struct fb_bench_opts {
 	double duration; /* seconds per device for the timing loops */
-	bool quick;	 /* validate only: single passes */
+	bool quick; /* validate only: single passes */
 	char **strategies; /* NULL-terminated filter; NULL: all */
-	bool progress;	 /* progress lines on stderr */
+	bool progress; /* progress lines on stderr */
 	/* After each validation, the device still showing what was checked
 	 * (bench --snap saves it); NULL: nothing. */
 	void (*validated)(void *arg, const struct fb_bench_dev *dev, const char *op,
@@ -64,13 +64,13 @@ struct fb_bench_result {
 	const char *strategy;
 	struct fb_bench_stat fb, ram;
 	bool have_ram;
-	double bytes_per_op;  /* bytes one run moves */
+	double bytes_per_op; /* bytes one run moves */
 	double pixels_per_op;
 	double frames_per_op; /* 1 for whole-frame ops, 0 for rects */
-	double ops_per_run;   /* rectangles per run, 1 otherwise */
+	double ops_per_run; /* rectangles per run, 1 otherwise */
 	double flush_seconds; /* median fsync time after a write run; < 0: not flushed */
-	int verified;	      /* 1 passed, 0 failed, -1 not validated */
-	bool best;	      /* highest FB median of its op */
+	int verified; /* 1 passed, 0 failed, -1 not validated */
+	bool best; /* highest FB median of its op */
 };
 
 struct fb_bench_mismatch {
@@ -147,8 +147,8 @@ struct fb_bench_mapping {
  * (bpp: the storage bits per pixel); else the first check that fails, in
  * words, written to why. */
 const char *fb_bench_geometry_error(const struct fb_var_screeninfo *var,
-				    const struct fb_fix_screeninfo *fix, unsigned bpp, char *why,
-				    size_t len);
+				    const struct fb_fix_screeninfo *fix, unsigned bpp,
+				    char *why, size_t len);
 
 /* Open the node read-write, query, check the geometry, map (or fall back to
  * pread/pwrite, saying so).  Fills dev.  -errno with a message logged. */
@@ -184,8 +184,8 @@ int fbclassctl_bench_quick(const struct fb_device *fbdev, const char *devdir);
 #define FB_BENCH_SNAP_MAX 3
 struct fb_bench_snapshot {
 	const char *op, *strategy; /* static strings of bench.c */
-	bool passed;		   /* the validation it shows */
-	char file[4096];	   /* DIR/fbN-OP.png */
+	bool passed; /* the validation it shows */
+	char file[4096]; /* DIR/fbN-OP.png */
 };
 struct fb_bench_snaps {
 	int dirfd;

@@ -65,14 +65,16 @@ static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_ma
 	       dev->use_rw ? "pread/pwrite (mmap refused)" : "mapped");
 	if (quick)
 		printf("(--quick: single passes; the timings are indicative only)\n");
-	printf("  %-9s %-11s %10s %19s %9s %9s %10s %6s %8s %s\n", "OP", "STRATEGY", "MB/s",
-	       "MIN-MAX MB/s", "MPIX/S", "FPS", "RAM MB/s", "RATIO", "FLUSH", "VERIFIED");
+	printf("  %-9s %-11s %10s %19s %9s %9s %10s %6s %8s %s\n", "OP", "STRATEGY",
+	       "MB/s", "MIN-MAX MB/s", "MPIX/S", "FPS", "RAM MB/s", "RATIO", "FLUSH",
+	       "VERIFIED");
 	for (size_t i = 0; i < rep->n_results; i++) {
 		const struct fb_bench_result *r = &rep->results[i];
 		double ops_per_s = r->fb.median / r->bytes_per_op * r->ops_per_run;
 		char minmax[40], flush[16], fps[16];
 
-		snprintf(minmax, sizeof(minmax), "%.1f-%.1f", mb(r->fb.min), mb(r->fb.max));
+		snprintf(minmax, sizeof(minmax), "%.1f-%.1f", mb(r->fb.min),
+			 mb(r->fb.max));
 		if (r->flush_seconds >= 0)
 			snprintf(flush, sizeof(flush), "%.2fms", r->flush_seconds * 1e3);
 		else
@@ -84,8 +86,11 @@ static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_ma
 		printf("%c %-9s %-11s %10.1f %19s %9.2f %9s %10.1f %6.2f %8s %s\n",
 		       r->best ? '*' : ' ', r->op, r->strategy, mb(r->fb.median), minmax,
 		       r->fb.median / r->bytes_per_op * r->pixels_per_op / 1e6, fps,
-		       mb(r->ram.median), r->ram.median > 0 ? r->fb.median / r->ram.median : 0,
-		       flush, r->verified < 0 ? "-" : r->verified ? "yes" : "NO");
+		       mb(r->ram.median),
+		       r->ram.median > 0 ? r->fb.median / r->ram.median : 0, flush,
+		       r->verified < 0 ? "-"
+		       : r->verified   ? "yes"
+				       : "NO");
 	}
 	printf("  (* best strategy per operation; FPS for rects: rectangles per second)\n");
 	const struct fb_bench_validation *v = &rep->validation;
@@ -109,26 +114,33 @@ static json_object *json_result(const struct fb_bench_result *r)
 
 	json_object_object_add(o, "op", json_object_new_string(r->op));
 	json_object_object_add(o, "strategy", json_object_new_string(r->strategy));
-	json_object_object_add(o, "bytes_per_second", json_object_new_double(r->fb.median));
-	json_object_object_add(o, "ram_bytes_per_second", json_object_new_double(r->ram.median));
-	json_object_object_add(o, "ratio", json_object_new_double(r->ram.median > 0
-									  ? r->fb.median / r->ram.median
-									  : 0));
+	json_object_object_add(o, "bytes_per_second",
+			       json_object_new_double(r->fb.median));
+	json_object_object_add(o, "ram_bytes_per_second",
+			       json_object_new_double(r->ram.median));
+	json_object_object_add(o, "ratio",
+			       json_object_new_double(
+				       r->ram.median > 0 ? r->fb.median / r->ram.median
+							 : 0));
 	json_object_object_add(o, "mpixels_per_second",
 			       json_object_new_double(per_s * r->pixels_per_op / 1e6));
 	json_object_object_add(o, "frames_per_second",
 			       json_object_new_double(per_s * r->frames_per_op));
 	/* Beyond the documented keys: the spread, rects, flush, verdicts. */
-	json_object_object_add(o, "min_bytes_per_second", json_object_new_double(r->fb.min));
-	json_object_object_add(o, "max_bytes_per_second", json_object_new_double(r->fb.max));
+	json_object_object_add(o, "min_bytes_per_second",
+			       json_object_new_double(r->fb.min));
+	json_object_object_add(o, "max_bytes_per_second",
+			       json_object_new_double(r->fb.max));
 	json_object_object_add(o, "runs", json_object_new_int((int)r->fb.runs));
 	json_object_object_add(o, "ops_per_second",
 			       json_object_new_double(per_s * r->ops_per_run));
 	json_object_object_add(o, "flush_seconds",
-			       r->flush_seconds >= 0 ? json_object_new_double(r->flush_seconds)
-						     : NULL);
+			       r->flush_seconds >= 0
+				       ? json_object_new_double(r->flush_seconds)
+				       : NULL);
 	json_object_object_add(o, "verified",
-			       r->verified < 0 ? NULL : json_object_new_boolean(r->verified));
+			       r->verified < 0 ? NULL
+					       : json_object_new_boolean(r->verified));
 	json_object_object_add(o, "best", json_object_new_boolean(r->best));
 	return o;
 }
@@ -163,16 +175,19 @@ static json_object *json_device(const struct fb_bench_dev *dev,
 	for (size_t i = 0; i < rep->n_results; i++)
 		json_object_array_add(results, json_result(&rep->results[i]));
 	json_object_object_add(o, "results", results);
-	json_object_object_add(v, "passed", json_object_new_boolean(rep->validation.passed));
+	json_object_object_add(v, "passed",
+			       json_object_new_boolean(rep->validation.passed));
 	json_object_object_add(v, "mismatches",
 			       json_object_new_int64((int64_t)rep->validation.mismatches));
 	json_object_object_add(v, "bytes_checked",
-			       json_object_new_int64((int64_t)rep->validation.bytes_checked));
+			       json_object_new_int64(
+				       (int64_t)rep->validation.bytes_checked));
 	if (rep->validation.have_first) {
 		const struct fb_bench_mismatch *f = &rep->validation.first;
 		json_object *fo = json_object_new_object();
 		json_object_object_add(fo, "op", json_object_new_string(f->op));
-		json_object_object_add(fo, "strategy", json_object_new_string(f->strategy));
+		json_object_object_add(fo, "strategy",
+				       json_object_new_string(f->strategy));
 		json_object_object_add(fo, "x", json_object_new_int((int)f->x));
 		json_object_object_add(fo, "y", json_object_new_int((int)f->y));
 		json_object_object_add(fo, "expected", json_object_new_int64(f->expected));
@@ -196,7 +211,8 @@ static char **split_list(char *s)
 	size_t i = 0;
 	if (!v)
 		return NULL;
-	for (char *save = NULL, *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save))
+	for (char *save = NULL, *t = strtok_r(s, ",", &save); t;
+	     t = strtok_r(NULL, ",", &save))
 		v[i++] = t;
 	return v;
 }
@@ -247,8 +263,7 @@ static int bench_main(int argc, char *argv[])
 			opts.duration = strtod(optarg, &end);
 			if (errno || *end || end == optarg || !(opts.duration > 0) ||
 			    opts.duration > 3600) {
-				ERR("bench: invalid --duration '%s': seconds, more than 0, at most "
-				    "3600",
+				ERR("bench: invalid --duration '%s': seconds, more than 0, at most 3600",
 				    optarg);
 				return fb_usage_error("bench");
 			}
@@ -327,8 +342,7 @@ static int bench_main(int argc, char *argv[])
 	}
 
 	for (size_t i = 0; i < n_targets; i++)
-		WRN("%s: bench draws on the visible screen; contents, mode and colour map are "
-		    "restored afterwards",
+		WRN("%s: bench draws on the visible screen; contents, mode and colour map are restored afterwards",
 		    targets[i]->name);
 	opts.progress = !json && isatty(STDERR_FILENO) && log_max_priority >= LOG_WARNING;
 	if (json) {
@@ -370,7 +384,8 @@ static int bench_main(int argc, char *argv[])
 		if (snaps.error)
 			any_error = true; /* logged as it happened */
 		if (json)
-			json_object_array_add(fbs, json_device(&dev, rep, snap_dir ? &snaps : NULL));
+			json_object_array_add(fbs, json_device(&dev, rep,
+							       snap_dir ? &snaps : NULL));
 		else
 			print_table(&dev, &m, rep, opts.quick, snap_dir ? &snaps : NULL);
 	}
@@ -378,11 +393,12 @@ static int bench_main(int argc, char *argv[])
 	fb_bench_restore_signals();
 
 	if (json)
-		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								   JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n", json_object_to_json_string_ext(
+				       root, JSON_C_TO_STRING_PRETTY |
+						     JSON_C_TO_STRING_NOSLASHESCAPE));
 	if (fb_bench_stop) {
-		ERR("interrupted by %s; the screen was %srestored", strsignal(fb_bench_stop),
-		    any_unrestored ? "not " : "");
+		ERR("interrupted by %s; the screen was %srestored",
+		    strsignal(fb_bench_stop), any_unrestored ? "not " : "");
 		rc = 128 + fb_bench_stop;
 	} else if (any_error) {
 		rc = FB_EXIT_ERROR;

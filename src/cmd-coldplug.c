@@ -90,7 +90,9 @@ static int parse_common(int argc, char *argv[], struct nm_opts *o, bool coldplug
 	const char *cmd = coldplug ? "coldplug" : "hotplug";
 	int c;
 
-	*o = (struct nm_opts){ .devdir = "/dev", .config = FB_RULES_DEFAULT_FILE, .settle = 5 };
+	*o = (struct nm_opts){ .devdir = "/dev",
+			       .config = FB_RULES_DEFAULT_FILE,
+			       .settle = 5 };
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
 		case OPT_DEV:
@@ -120,13 +122,15 @@ static int parse_common(int argc, char *argv[], struct nm_opts *o, bool coldplug
 			}
 			if (coldplug && c == OPT_SETTLE) {
 				if (parse_settle(optarg, &o->settle) < 0) {
-					ERR("--settle: invalid number of seconds \"%s\"", optarg);
+					ERR("--settle: invalid number of seconds \"%s\"",
+					    optarg);
 					return fb_usage_error(cmd);
 				}
 				break;
 			}
 			if (c != '?')
-				ERR("%s: option %s is for coldplug only", cmd, argv[optind - 1]);
+				ERR("%s: option %s is for coldplug only", cmd,
+				    argv[optind - 1]);
 			return fb_usage_error(cmd);
 		}
 	}

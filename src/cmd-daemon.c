@@ -71,7 +71,8 @@ static int monitor_open(struct fb_monitor **monp, bool buses, unsigned buffer_si
 {
 	static const char *const subsystems[] = { "graphics", "pci", "platform", "usb" };
 
-	return fb_monitor_open(monp, subsystems, buses ? ARRAY_SIZE(subsystems) : 1, buffer_size);
+	return fb_monitor_open(monp, subsystems, buses ? ARRAY_SIZE(subsystems) : 1,
+			       buffer_size);
 }
 
 /* A change of a device already planned for can be checked against the
@@ -134,8 +135,7 @@ static bool drain_events(struct daemon *d)
 			continue;
 		}
 		if (r == -ENOBUFS) {
-			WRN("kernel uevents were lost (receive buffer of %u bytes overran); "
-			    "running a full coldplug",
+			WRN("kernel uevents were lost (receive buffer of %u bytes overran); running a full coldplug",
 			    d->o->buffer_size);
 			d->resync = true;
 			continue;
@@ -167,10 +167,12 @@ static void reload(struct daemon *d)
 	struct fb_rules fresh = {};
 
 	if (nm_rules_load(&d->o->nm, &fresh) != 0) {
-		ERR("%s: not reloaded; the rules read before stay in force", d->o->nm.config);
+		ERR("%s: not reloaded; the rules read before stay in force",
+		    d->o->nm.config);
 		fb_rules_free(&fresh);
 	} else {
-		INF("%s: reloaded, %zu rule%s", d->o->nm.config, fresh.n, fresh.n == 1 ? "" : "s");
+		INF("%s: reloaded, %zu rule%s", d->o->nm.config, fresh.n,
+		    fresh.n == 1 ? "" : "s");
 		fb_rules_free(&d->rules);
 		d->rules = fresh;
 	}
@@ -257,7 +259,8 @@ static int do_daemon(int argc, char *argv[])
 		 * signal waits too (at most coalesce_ms); nothing is lost. */
 		if (gather)
 			nanosleep(&(struct timespec){ .tv_sec = o.coalesce_ms / 1000,
-						      .tv_nsec = o.coalesce_ms % 1000 * 1000000L },
+						      .tv_nsec = o.coalesce_ms % 1000 *
+								 1000000L },
 				  NULL);
 		gather = false;
 		if (poll(p, 2, -1) < 0) {
@@ -318,12 +321,14 @@ static void monitor_describe(const struct fb_monitor_event *ev, struct monitor_l
 		.seqnum = ev->seqnum,
 	};
 	if (major(devnum))
-		snprintf(l->devnum, sizeof(l->devnum), "%u:%u", major(devnum), minor(devnum));
+		snprintf(l->devnum, sizeof(l->devnum), "%u:%u", major(devnum),
+			 minor(devnum));
 	if (fb_device_scan_one(ev->syspath, FB_SCAN_NODE, &fb) < 0)
 		return;
 	l->present = true;
 	if (fb_device_parent(&fb) && fb_device_parent(&fb)->driver)
-		snprintf(l->driver, sizeof(l->driver), "%s", fb_device_parent(&fb)->driver);
+		snprintf(l->driver, sizeof(l->driver), "%s",
+			 fb_device_parent(&fb)->driver);
 	if (fb_hw_query(&fb, "/dev", geteuid() == 0, &hw) == 0 && hw.valid) {
 		struct fb_pixel_format fmt;
 
@@ -343,8 +348,8 @@ static const char *or_dash(const char *s)
 static void monitor_print(const struct monitor_line *l, bool json)
 {
 	if (!json) {
-		printf("%s %s %s %s %s", or_dash(l->action), or_dash(l->name), or_dash(l->devnum),
-		       or_dash(l->driver), or_dash(l->format));
+		printf("%s %s %s %s %s", or_dash(l->action), or_dash(l->name),
+		       or_dash(l->devnum), or_dash(l->driver), or_dash(l->format));
 		if (l->xres)
 			printf(" %ux%u", l->xres, l->yres);
 		printf("\n");
@@ -352,17 +357,24 @@ static void monitor_print(const struct monitor_line *l, bool json)
 		struct json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "seqnum", json_object_new_uint64(l->seqnum));
-		json_object_object_add(o, "action", json_object_new_string(or_dash(l->action)));
-		json_object_object_add(o, "name", json_object_new_string(or_dash(l->name)));
+		json_object_object_add(o, "action",
+				       json_object_new_string(or_dash(l->action)));
+		json_object_object_add(o, "name",
+				       json_object_new_string(or_dash(l->name)));
 		json_object_object_add(o, "devnum",
-				       *l->devnum ? json_object_new_string(l->devnum) : NULL);
+				       *l->devnum ? json_object_new_string(l->devnum)
+						  : NULL);
 		json_object_object_add(o, "present", json_object_new_boolean(l->present));
 		json_object_object_add(o, "driver",
-				       *l->driver ? json_object_new_string(l->driver) : NULL);
+				       *l->driver ? json_object_new_string(l->driver)
+						  : NULL);
 		json_object_object_add(o, "format",
-				       *l->format ? json_object_new_string(l->format) : NULL);
-		json_object_object_add(o, "xres", l->xres ? json_object_new_int64(l->xres) : NULL);
-		json_object_object_add(o, "yres", l->xres ? json_object_new_int64(l->yres) : NULL);
+				       *l->format ? json_object_new_string(l->format)
+						  : NULL);
+		json_object_object_add(o, "xres",
+				       l->xres ? json_object_new_int64(l->xres) : NULL);
+		json_object_object_add(o, "yres",
+				       l->xres ? json_object_new_int64(l->yres) : NULL);
 		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 		json_object_put(o);
 	}

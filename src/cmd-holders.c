@@ -31,7 +31,7 @@ static void holders_usage(void)
 struct kernel_user {
 	bool fbcon;
 	unsigned first, last; /* consoles, 0 when unknown */
-	int map_error;	      /* -errno when the map could not be read */
+	int map_error; /* -errno when the map could not be read */
 };
 
 static void kernel_user_load(struct kernel_user *k, const struct fb_fbcon_state *st,
@@ -135,11 +135,11 @@ static int do_holders(int argc, char *argv[])
 {
 	enum { OPT_DEV = 0x100, OPT_PROC };
 	static const struct option options[] = {
-	    {"json", no_argument, NULL, 'J'},
-	    {"dev", required_argument, NULL, OPT_DEV},
-	    {"proc", required_argument, NULL, OPT_PROC},
-	    {"help", no_argument, NULL, 'h'},
-	    {},
+		{ "json", no_argument, NULL, 'J' },
+		{ "dev", required_argument, NULL, OPT_DEV },
+		{ "proc", required_argument, NULL, OPT_PROC },
+		{ "help", no_argument, NULL, 'h' },
+		{},
 	};
 	const char *devdir = "/dev", *procdir = "/proc";
 	bool json = false;
@@ -227,8 +227,7 @@ static int do_holders(int argc, char *argv[])
 			print_human(sel[i], i, &hl, &k, &st);
 	}
 	if (hl.n_uninspectable)
-		WRN("%zu of %zu processes could not be inspected (permission denied, first pid "
-		    "%d): their holds are unknown%s",
+		WRN("%zu of %zu processes could not be inspected (permission denied, first pid %d): their holds are unknown%s",
 		    hl.n_uninspectable, hl.n_processes, (int)hl.first_uninspectable,
 		    geteuid() == 0 ? "" : "; run as root to see them");
 	if (json && json_print(doc) < 0)
@@ -243,7 +242,7 @@ finish:
 }
 
 const struct fb_cmd fb_cmd_holders = {
-    .name = "holders",
-    .cmd = do_holders,
-    .help = "list processes and kernel users holding framebuffers",
+	.name = "holders",
+	.cmd = do_holders,
+	.help = "list processes and kernel users holding framebuffers",
 };

@@ -74,7 +74,8 @@ static void print_mode_name(char *buf, size_t len, const struct fb_var_screeninf
 	uint64_t mhz = fb_refresh_mhz(var);
 
 	if (mhz)
-		snprintf(buf, len, "%ux%u-%" PRIu64, var->xres, var->yres, (mhz + 500) / 1000);
+		snprintf(buf, len, "%ux%u-%" PRIu64, var->xres, var->yres,
+			 (mhz + 500) / 1000);
 	else
 		snprintf(buf, len, "%ux%u", var->xres, var->yres);
 }
@@ -159,7 +160,8 @@ static void info_human(const struct fb_view *v)
 		kv("capabilities", "%u", fix->capabilities);
 
 		printf("  decoded:\n");
-		kv("type", "%s", or_unknown(fb_type_name(fix->type), fix->type, buf, sizeof(buf)));
+		kv("type", "%s",
+		   or_unknown(fb_type_name(fix->type), fix->type, buf, sizeof(buf)));
 		if (fb_type_aux_name(fix->type, fix->type_aux))
 			kv("type_aux", "%s", fb_type_aux_name(fix->type, fix->type_aux));
 		kv("visual", "%s",
@@ -172,13 +174,15 @@ static void info_human(const struct fb_view *v)
 		kv("format", "%s", v->fmt.name);
 		uint64_t mhz = fb_refresh_mhz(var);
 		if (mhz)
-			kv("refresh", "%" PRIu64 ".%03" PRIu64 " Hz", mhz / 1000, mhz % 1000);
+			kv("refresh", "%" PRIu64 ".%03" PRIu64 " Hz", mhz / 1000,
+			   mhz % 1000);
 		else
 			kv("refresh", "unknown (pixclock %u)", var->pixclock);
 		print_mode_name(buf, sizeof(buf), var);
 		kv("mode", "%s", buf);
 		if (v->hw.cmap.len)
-			kv("cmap", "%u entries from %u%s", v->hw.cmap.len, v->hw.cmap.start,
+			kv("cmap", "%u entries from %u%s", v->hw.cmap.len,
+			   v->hw.cmap.start,
 			   v->hw.cmap.has_transp ? ", with transp" : "");
 	} else {
 		printf("  hardware:\n");
@@ -188,7 +192,7 @@ static void info_human(const struct fb_view *v)
 	printf("  node:\n");
 	kv("path", "%s", v->node.path);
 	kv("state", "%s",
-	   v->node.state == FB_NODE_OK	    ? "ok"
+	   v->node.state == FB_NODE_OK	      ? "ok"
 	   : v->node.state == FB_NODE_MISSING ? "missing"
 					      : "wrong (not this character device)");
 	if (v->node.state != FB_NODE_MISSING) {
@@ -284,18 +288,22 @@ static struct json_object *json_decoded(const struct fb_view *v)
 	char buf[256];
 	uint64_t mhz = fb_refresh_mhz(var);
 
-	json_add_string(o, "type", or_unknown(fb_type_name(fix->type), fix->type, buf, sizeof(buf)));
+	json_add_string(o, "type",
+			or_unknown(fb_type_name(fix->type), fix->type, buf, sizeof(buf)));
 	json_add_string(o, "type_aux", fb_type_aux_name(fix->type, fix->type_aux));
 	json_add_string(o, "visual",
-			or_unknown(fb_visual_name(fix->visual), fix->visual, buf, sizeof(buf)));
+			or_unknown(fb_visual_name(fix->visual), fix->visual, buf,
+				   sizeof(buf)));
 	json_add_string(o, "accel",
-			or_unknown(fb_accel_name(fix->accel), fix->accel, buf, sizeof(buf)));
+			or_unknown(fb_accel_name(fix->accel), fix->accel, buf,
+				   sizeof(buf)));
 	json_add_string(o, "sync", fb_sync_names(var->sync, buf, sizeof(buf)));
 	json_add_string(o, "vmode", fb_vmode_names(var->vmode, buf, sizeof(buf)));
 	json_add_string(o, "activate", fb_activate_names(var->activate, buf, sizeof(buf)));
 	json_add_string(o, "format", v->fmt.name);
 	if (mhz)
-		json_object_object_add(o, "refresh_hz", json_object_new_double(mhz / 1000.0));
+		json_object_object_add(o, "refresh_hz",
+				       json_object_new_double(mhz / 1000.0));
 	else
 		json_object_object_add(o, "refresh_hz", NULL);
 	print_mode_name(buf, sizeof(buf), var);

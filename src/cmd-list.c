@@ -54,10 +54,8 @@ static const struct colinfo infos[] = {
 	[COL_RES] = { "RES", 9, true, false, "visible resolution WxH" },
 	[COL_VIRT] = { "VIRT", 9, true, false, "virtual resolution WxH" },
 	[COL_BPP] = { "BPP", 3, true, true, "bits per pixel" },
-	[COL_STRIDE] = { "STRIDE", 6, true, true,
-			 "bytes per line (line_length)" },
-	[COL_SIZE] = { "SIZE", 5, true, true,
-		       "framebuffer memory (smem_len)" },
+	[COL_STRIDE] = { "STRIDE", 6, true, true, "bytes per line (line_length)" },
+	[COL_SIZE] = { "SIZE", 5, true, true, "framebuffer memory (smem_len)" },
 	[COL_FORMAT] = { "FORMAT", 8, false, false,
 			 "pixel format, DRM fourcc style (XRGB8888, RGB565, C8)" },
 	[COL_VISUAL] = { "VISUAL", 0.1, false, false,
@@ -81,7 +79,8 @@ struct list_ctl {
 static int column_by_name(const char *name, size_t len)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
-		if (strlen(infos[i].name) == len && strncasecmp(infos[i].name, name, len) == 0)
+		if (strlen(infos[i].name) == len &&
+		    strncasecmp(infos[i].name, name, len) == 0)
 			return (int)i;
 	return -1;
 }
@@ -153,7 +152,8 @@ static const char *cell(const struct list_ctl *ctl, const struct fb_view *v, int
 		if (v->hw.valid)
 			set_dims(buf, len, true, var->xres, var->yres);
 		else
-			set_dims(buf, len, v->has_sys_mode, v->sys_mode.xres, v->sys_mode.yres);
+			set_dims(buf, len, v->has_sys_mode, v->sys_mode.xres,
+				 v->sys_mode.yres);
 		return buf;
 	case COL_VIRT:
 		if (v->hw.valid)
@@ -163,7 +163,8 @@ static const char *cell(const struct list_ctl *ctl, const struct fb_view *v, int
 		return buf;
 	case COL_BPP:
 		if (v->hw.valid || v->has_sys_bpp)
-			snprintf(buf, len, "%u", v->hw.valid ? var->bits_per_pixel : v->sys_bpp);
+			snprintf(buf, len, "%u",
+				 v->hw.valid ? var->bits_per_pixel : v->sys_bpp);
 		return buf;
 	case COL_STRIDE:
 		if (v->hw.valid || v->has_sys_stride)
@@ -193,7 +194,9 @@ static const char *cell(const struct list_ctl *ctl, const struct fb_view *v, int
 		s = fb_device_attr(d, "state");
 		if (!s)
 			return NULL;
-		return strcmp(s, "0") == 0 ? "running" : strcmp(s, "1") == 0 ? "suspended" : s;
+		return strcmp(s, "0") == 0   ? "running"
+		       : strcmp(s, "1") == 0 ? "suspended"
+					     : s;
 	}
 	return NULL;
 }

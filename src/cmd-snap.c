@@ -37,8 +37,7 @@ static void default_name(char *buf, size_t len, const char *dir, const char *fbn
 
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "%s%s%s-%s.png", dir ? dir : "", dir ? "/" : "", fbname,
-		 stamp);
+	snprintf(buf, len, "%s%s%s-%s.png", dir ? dir : "", dir ? "/" : "", fbname, stamp);
 }
 
 /* Through a temporary file renamed into place (fb_snap_save_at), so that
@@ -91,10 +90,10 @@ static int do_snap(int argc, char *argv[])
 {
 	enum { OPT_DEV = 0x100 };
 	static const struct option options[] = {
-	    {"all", no_argument, NULL, 'a'},
-	    {"dev", required_argument, NULL, OPT_DEV},
-	    {"help", no_argument, NULL, 'h'},
-	    {},
+		{ "all", no_argument, NULL, 'a' },
+		{ "dev", required_argument, NULL, OPT_DEV },
+		{ "help", no_argument, NULL, 'h' },
+		{},
 	};
 	const char *devdir = "/dev";
 	bool all = false;
@@ -153,7 +152,7 @@ static int do_snap(int argc, char *argv[])
 }
 
 const struct fb_cmd fb_cmd_snap = {
-    .name = "snap",
-    .cmd = do_snap,
-    .help = "write the visible area of a framebuffer as a PNG",
+	.name = "snap",
+	.cmd = do_snap,
+	.help = "write the visible area of a framebuffer as a PNG",
 };

@@ -19,19 +19,18 @@
 
 static void unload_usage(void)
 {
-	printf(
-	    "Usage: fbclassctl unload [options] DEVICE\n"
-	    "\n"
-	    "Remove the driver of a framebuffer safely: refuse while a process holds\n"
-	    "it, unbind fbcon first, remove the module when its refcount is 0 (else\n"
-	    "unbind the parent device), wait for the device to go, then remove its\n"
-	    "node and /dev/fb/by-* links.\n"
-	    "\n"
-	    "Options:\n"
-	    "      --force          do not check holders (dangerous; see fbclassctl(8))\n"
-	    "      --timeout SECS   wait this long for the device to go (default 5)\n"
-	    "      --dev DIR        device directory (default /dev)\n"
-	    "  -h, --help           show this help\n");
+	printf("Usage: fbclassctl unload [options] DEVICE\n"
+	       "\n"
+	       "Remove the driver of a framebuffer safely: refuse while a process holds\n"
+	       "it, unbind fbcon first, remove the module when its refcount is 0 (else\n"
+	       "unbind the parent device), wait for the device to go, then remove its\n"
+	       "node and /dev/fb/by-* links.\n"
+	       "\n"
+	       "Options:\n"
+	       "      --force          do not check holders (dangerous; see fbclassctl(8))\n"
+	       "      --timeout SECS   wait this long for the device to go (default 5)\n"
+	       "      --dev DIR        device directory (default /dev)\n"
+	       "  -h, --help           show this help\n");
 }
 
 /* Devices bound to the driver of parent: the driver directory's symlinks
@@ -113,11 +112,11 @@ static int do_unload(int argc, char *argv[])
 {
 	enum { OPT_FORCE = 0x100, OPT_TIMEOUT, OPT_DEV };
 	static const struct option options[] = {
-	    {"force", no_argument, NULL, OPT_FORCE},
-	    {"timeout", required_argument, NULL, OPT_TIMEOUT},
-	    {"dev", required_argument, NULL, OPT_DEV},
-	    {"help", no_argument, NULL, 'h'},
-	    {},
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "dev", required_argument, NULL, OPT_DEV },
+		{ "help", no_argument, NULL, 'h' },
+		{},
 	};
 	const char *devdir = "/dev", *why = NULL;
 	bool force = false, fbcon_unbound = false, driver_gone = false;
@@ -125,7 +124,7 @@ static int do_unload(int argc, char *argv[])
 	struct fb_device_list list = {};
 	const struct fb_device *dev;
 	const struct fb_parent *parent;
-	struct fb_unload_facts facts = {.refcnt = -1};
+	struct fb_unload_facts facts = { .refcnt = -1 };
 	struct fb_fbcon_state st;
 	struct fb_kmod *kmod = NULL;
 	enum fb_unload_method method;
@@ -140,8 +139,7 @@ static int do_unload(int argc, char *argv[])
 			break;
 		case OPT_TIMEOUT:
 			if (fb_parse_uint(optarg, &timeout) < 0 || timeout > 3600) {
-				ERR("--timeout: \"%s\" is not a number of seconds (0 to "
-				    "3600)",
+				ERR("--timeout: \"%s\" is not a number of seconds (0 to 3600)",
 				    optarg);
 				return fb_usage_error("unload");
 			}
@@ -157,8 +155,7 @@ static int do_unload(int argc, char *argv[])
 		}
 	}
 	if (optind + 1 != argc) {
-		ERR("%s",
-		    optind == argc ? "missing DEVICE" : "only one DEVICE at a time");
+		ERR("%s", optind == argc ? "missing DEVICE" : "only one DEVICE at a time");
 		return fb_usage_error("unload");
 	}
 	r = fb_device_scan(&list, FB_SCAN_NODE);
@@ -183,23 +180,16 @@ static int do_unload(int argc, char *argv[])
 	n_holders = check_holders(dev, devdir, force, &uninspectable);
 	if (!force && (n_holders || uninspectable)) {
 		if (n_holders)
-			ERR("%s: refusing to unload: %zu process%s hold%s it; close %s "
-			    "first "
-			    "(or see --force)",
+			ERR("%s: refusing to unload: %zu process%s hold%s it; close %s first (or see --force)",
 			    name, n_holders, n_holders == 1 ? "" : "es",
 			    n_holders == 1 ? "s" : "", n_holders == 1 ? "it" : "them");
 		if (uninspectable)
-			ERR("%s: refusing to unload: %zu processes could not be "
-			    "inspected "
-			    "(run as root)",
+			ERR("%s: refusing to unload: %zu processes could not be inspected (run as root)",
 			    name, uninspectable);
 		goto finish;
 	}
 	if (force) {
-		WRN("*** --force: %s is unloaded although %zu process%s hold%s it and "
-		    "%zu could "
-		    "not be inspected; their next access or close may crash the kernel "
-		    "***",
+		WRN("*** --force: %s is unloaded although %zu process%s hold%s it and %zu could not be inspected; their next access or close may crash the kernel ***",
 		    name, n_holders, n_holders == 1 ? "" : "es",
 		    n_holders == 1 ? "s" : "", uninspectable);
 	}
@@ -215,16 +205,12 @@ static int do_unload(int argc, char *argv[])
 				printf("%s: unbinding fbcon (%s, consoles %u-%u) first\n",
 				       name, st.vtcon, first, last);
 			else
-				printf("%s: unbinding fbcon (%s; its console map is "
-				       "unknown: %s) "
-				       "first\n",
+				printf("%s: unbinding fbcon (%s; its console map is unknown: %s) first\n",
 				       name, st.vtcon, strerror(-nc));
 			fflush(stdout);
 			r = fb_fbcon_set_bind("/sys", &st, false);
 			if (r < 0) {
-				ERR("%s: cannot unbind fbcon through "
-				    "/sys/class/vtconsole/%s/bind: "
-				    "%s",
+				ERR("%s: cannot unbind fbcon through /sys/class/vtconsole/%s/bind: %s",
 				    name, st.vtcon, strerror(-r));
 				goto finish;
 			}
@@ -242,7 +228,8 @@ static int do_unload(int argc, char *argv[])
 		r = fb_kmod_new(&kmod);
 		if (r < 0) {
 			if (r == -ENOMEM)
-				ERR("%s: cannot start module loading (%s)", name, fb_kmod_backend_name);
+				ERR("%s: cannot start module loading (%s)", name,
+				    fb_kmod_backend_name);
 			goto finish;
 		}
 		facts.refcnt = fb_kmod_refcnt(kmod, parent->module);
@@ -304,8 +291,7 @@ finish:
 		if (fb_fbcon_set_bind("/sys", &st, true) == 0)
 			printf("%s: fbcon bound again (%s)\n", name, st.vtcon);
 		else
-			WRN("%s: fbcon stays unbound: cannot write "
-			    "/sys/class/vtconsole/%s/bind",
+			WRN("%s: fbcon stays unbound: cannot write /sys/class/vtconsole/%s/bind",
 			    name, st.vtcon);
 	}
 	fb_kmod_free(kmod);
@@ -316,7 +302,7 @@ finish:
 }
 
 const struct fb_cmd fb_cmd_unload = {
-    .name = "unload",
-    .cmd = do_unload,
-    .help = "remove a framebuffer's driver when nobody holds it",
+	.name = "unload",
+	.cmd = do_unload,
+	.help = "remove a framebuffer's driver when nobody holds it",
 };

@@ -13,19 +13,19 @@
 #include "hotplug.h"
 
 #define FB_DAEMON_BUFFER_DEFAULT (16u << 20)
-#define FB_DAEMON_BUFFER_MIN 4096u
-#define FB_DAEMON_BUFFER_MAX (1u << 30)
+#define FB_DAEMON_BUFFER_MIN	 4096u
+#define FB_DAEMON_BUFFER_MAX	 (1u << 30)
 /* --coalesce MS: after a batch of change events only, wait this long
  * before reading again, so that a storm of them is read and checked in a
  * few large batches.  Any other event is then late by at most this. */
 #define FB_DAEMON_COALESCE_DEFAULT 20u
-#define FB_DAEMON_COALESCE_MAX 1000u
+#define FB_DAEMON_COALESCE_MAX	   1000u
 
 struct fb_daemon_opts {
 	struct nm_opts nm;
 	unsigned buffer_size; /* kernel receive buffer of the netlink socket */
 	unsigned coalesce_ms; /* see FB_DAEMON_COALESCE_DEFAULT; 0: never wait */
-	int ready_fd;	      /* -1: none */
+	int ready_fd; /* -1: none */
 	bool syslog;
 };
 

@@ -242,8 +242,8 @@ char *fb_path_id_build(const struct fb_path_elem *chain, size_t n)
  * attributes of the framebuffer. */
 static bool attr_is_link(const char *name)
 {
-	static const char *const links[] = { "device", "subsystem", "driver", "firmware_node",
-					     "of_node", "module" };
+	static const char *const links[] = { "device",	      "subsystem", "driver",
+					     "firmware_node", "of_node",   "module" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(links); i++)
 		if (strcmp(name, links[i]) == 0)
@@ -253,7 +253,8 @@ static bool attr_is_link(const char *name)
 
 static int attr_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct fb_attr *)a)->name, ((const struct fb_attr *)b)->name);
+	return strcmp(((const struct fb_attr *)a)->name,
+		      ((const struct fb_attr *)b)->name);
 }
 
 char *fb_strip_newlines_dup(const char *v)
@@ -495,17 +496,18 @@ static int check_uevent_devnum(const char *uevent, const char *name, dev_t devnu
 	has_min = uevent_value(uevent, "MINOR", min, sizeof(min));
 	if (!has_maj && !has_min)
 		return 0;
-	if (!has_maj || !has_min || fb_parse_uint(maj, &umaj) < 0 || fb_parse_uint(min, &umin) < 0) {
+	if (!has_maj || !has_min || fb_parse_uint(maj, &umaj) < 0 ||
+	    fb_parse_uint(min, &umin) < 0) {
 		_cleanup_free_ char *emaj = str_escape(maj, 31);
 		_cleanup_free_ char *emin = str_escape(min, 31);
 
-		WRN("%s: malformed MAJOR/MINOR in uevent: MAJOR=\"%s\" MINOR=\"%s\"", name,
-		    emaj ? emaj : "", emin ? emin : "");
+		WRN("%s: malformed MAJOR/MINOR in uevent: MAJOR=\"%s\" MINOR=\"%s\"",
+		    name, emaj ? emaj : "", emin ? emin : "");
 		return -EINVAL;
 	}
 	if (umaj != major(devnum) || umin != minor(devnum)) {
-		WRN("%s: uevent MAJOR:MINOR %u:%u disagrees with dev attribute %u:%u", name, umaj,
-		    umin, major(devnum), minor(devnum));
+		WRN("%s: uevent MAJOR:MINOR %u:%u disagrees with dev attribute %u:%u",
+		    name, umaj, umin, major(devnum), minor(devnum));
 		return -EINVAL;
 	}
 	return 0;
@@ -520,7 +522,8 @@ static bool devname_is_safe(const char *n)
 	for (const char *p = n; *p;) {
 		size_t len = strcspn(p, "/");
 
-		if (len == 0 || (len == 1 && p[0] == '.') || (len == 2 && p[0] == '.' && p[1] == '.'))
+		if (len == 0 || (len == 1 && p[0] == '.') ||
+		    (len == 2 && p[0] == '.' && p[1] == '.'))
 			return false;
 		p += len;
 		if (*p == '/' && !*++p)
@@ -531,7 +534,8 @@ static bool devname_is_safe(const char *n)
 
 /* Copy one class device.  -ENODEV: not a framebuffer (no "dev"), silently
  * skipped; -EINVAL: malformed, already warned; -ENOMEM. */
-static int fb_device_from_sysfs(struct fb_sysfs_dev *sd, unsigned what, struct fb_device *d)
+static int fb_device_from_sysfs(struct fb_sysfs_dev *sd, unsigned what,
+				struct fb_device *d)
 {
 	const char *name = fb_sysfs_dev_sysname(sd);
 	const char *syspath = fb_sysfs_dev_syspath(sd);
@@ -756,7 +760,8 @@ const struct fb_device *fb_device_list_find(const struct fb_device_list *list,
 
 		if (strcmp(spec, d->name) == 0 || strcmp(spec, d->syspath) == 0)
 			return d;
-		if (base && strcmp(base + 1, d->name) == 0 && strncmp(spec, "/sys/", 5) == 0)
+		if (base && strcmp(base + 1, d->name) == 0 &&
+		    strncmp(spec, "/sys/", 5) == 0)
 			return d;
 	}
 	/* A node or a symlink to one: match by device number. */

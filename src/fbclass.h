@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define FB_GRAPHICS_MAJOR 29
+#define FB_GRAPHICS_MAJOR   29
 #define FB_DEVNUM_MAJOR_MAX 4095u
 #define FB_DEVNUM_MINOR_MAX 1048575u
 
@@ -26,13 +26,13 @@ struct fb_parent {
 	char *syspath;
 	char *sysname;
 	char *subsystem; /* NULL when the device has none */
-	char *driver;	 /* NULL when no driver is bound */
-	char *module;	 /* from the driver's "module" link; NULL for built-ins */
+	char *driver; /* NULL when no driver is bound */
+	char *module; /* from the driver's "module" link; NULL for built-ins */
 	char *modalias;
 };
 
 struct fb_device {
-	char *name;    /* sysname: "fb0" */
+	char *name; /* sysname: "fb0" */
 	char *syspath; /* /sys/devices/.../graphics/fb0 */
 	char *devname; /* DEVNAME from uevent, else name */
 	dev_t devnum;
@@ -52,7 +52,7 @@ struct fb_device_list {
 /* What a scan reads.  Every scan reads dev, uevent and the parent chain
  * (driver, module, modalias, path id). */
 enum fb_scan_what {
-	FB_SCAN_NODE = 0,	/* + the "name" attribute: what coldplug, hotplug,
+	FB_SCAN_NODE = 0, /* + the "name" attribute: what coldplug, hotplug,
 				 * the daemon and the rules need */
 	FB_SCAN_ATTRS = 1 << 0, /* + every attribute (list, info) */
 };
@@ -96,9 +96,9 @@ int fb_parse_pair(const char *text, unsigned *x, unsigned *y);
 
 /* The "mode" attribute, e.g. "U:1024x768p-75" or "S:640x480-60". */
 struct fb_sysfs_mode {
-	char kind;   /* 'U' user, 'S' standard, 'V' VESA, 'D' detailed, ... */
+	char kind; /* 'U' user, 'S' standard, 'V' VESA, 'D' detailed, ... */
 	unsigned xres, yres;
-	char scan;   /* 'p' progressive, 'i' interlaced, 'd' doublescan */
+	char scan; /* 'p' progressive, 'i' interlaced, 'd' doublescan */
 	unsigned refresh;
 };
 int fb_parse_mode(const char *text, struct fb_sysfs_mode *out);

@@ -16,32 +16,24 @@
 #include "uevent-monitor.h"
 
 static const struct fb_cmd *const commands[] = {
-	&fb_cmd_list,
-	&fb_cmd_info,
-	&fb_cmd_coldplug,
-	&fb_cmd_hotplug,
-	&fb_cmd_bench,
-	&fb_cmd_holders,
-	&fb_cmd_unload,
-	&fb_cmd_snap,
-	&fb_cmd_daemon,
-	&fb_cmd_monitor,
+	&fb_cmd_list,	&fb_cmd_info,	 &fb_cmd_coldplug, &fb_cmd_hotplug,
+	&fb_cmd_bench,	&fb_cmd_holders, &fb_cmd_unload,   &fb_cmd_snap,
+	&fb_cmd_daemon, &fb_cmd_monitor,
 };
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"Usage: fbclassctl [options] COMMAND [command options] [args]\n"
-		"\n"
-		"Inspect, manage and benchmark Linux framebuffer devices.\n"
-		"\n"
-		"Options:\n"
-		"  -v, --verbose   more messages (repeat for debug)\n"
-		"  -q, --quiet     errors only\n"
-		"  -h, --help      show this help\n"
-		"  -V, --version   show the version and features\n"
-		"\n"
-		"Commands:\n");
+	fprintf(out, "Usage: fbclassctl [options] COMMAND [command options] [args]\n"
+		     "\n"
+		     "Inspect, manage and benchmark Linux framebuffer devices.\n"
+		     "\n"
+		     "Options:\n"
+		     "  -v, --verbose   more messages (repeat for debug)\n"
+		     "  -q, --quiet     errors only\n"
+		     "  -h, --help      show this help\n"
+		     "  -V, --version   show the version and features\n"
+		     "\n"
+		     "Commands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->help);
 	fprintf(out, "\nRun 'fbclassctl COMMAND --help' for the options of a command.\n"
@@ -76,9 +68,9 @@ int main(int argc, char *argv[])
 			printf("fbclassctl %s\n", PACKAGE_VERSION);
 			printf("sysfs: %s\nuevents: %s\nkmod: %s\npixman: %s\n"
 			       "png: %s\ntable: %s\nlink: %s\n",
-			       fb_sysfs_backend_name, fb_monitor_backend_name, fb_kmod_backend_name,
-			       fb_pixman_backend_name, fb_png_backend_name, fb_table_backend_name,
-			       FB_LINK);
+			       fb_sysfs_backend_name, fb_monitor_backend_name,
+			       fb_kmod_backend_name, fb_pixman_backend_name,
+			       fb_png_backend_name, fb_table_backend_name, FB_LINK);
 			return FB_EXIT_OK;
 		default:
 			return fb_usage_error(NULL);

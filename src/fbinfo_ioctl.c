@@ -19,7 +19,8 @@
 
 /* ---- node ---- */
 
-void fb_node_inspect(const struct fb_device *dev, const char *devdir, struct fb_node_info *node)
+void fb_node_inspect(const struct fb_device *dev, const char *devdir,
+		     struct fb_node_info *node)
 {
 	struct stat st;
 
@@ -104,8 +105,8 @@ int fb_chrdev_open(const char *devdir, const char *name, dev_t devnum, int flags
 	return open_private_node(devnum, flags);
 }
 
-int fb_node_open(const struct fb_device *dev, const char *devdir, int flags, bool allow_private,
-		 bool *via_private)
+int fb_node_open(const struct fb_device *dev, const char *devdir, int flags,
+		 bool allow_private, bool *via_private)
 {
 	return fb_chrdev_open(devdir, dev->devname, dev->devnum, flags, allow_private,
 			      via_private);
@@ -192,17 +193,23 @@ static const char *lookup(const struct name_entry *t, size_t n, uint32_t v)
 	return NULL;
 }
 
-#define E(prefix, x) { prefix##x, #x }
+#define E(prefix, x)          \
+	{                     \
+		prefix##x, #x \
+	}
 
 static const struct name_entry type_names[] = {
-	E(FB_TYPE_, PACKED_PIXELS), E(FB_TYPE_, PLANES), E(FB_TYPE_, INTERLEAVED_PLANES),
-	E(FB_TYPE_, TEXT),	    E(FB_TYPE_, VGA_PLANES), E(FB_TYPE_, FOURCC),
+	E(FB_TYPE_, PACKED_PIXELS),	 E(FB_TYPE_, PLANES),
+	E(FB_TYPE_, INTERLEAVED_PLANES), E(FB_TYPE_, TEXT),
+	E(FB_TYPE_, VGA_PLANES),	 E(FB_TYPE_, FOURCC),
 };
 
 static const struct name_entry text_aux_names[] = {
-	E(FB_AUX_, TEXT_MDA),	      E(FB_AUX_, TEXT_CGA),	    E(FB_AUX_, TEXT_S3_MMIO),
-	E(FB_AUX_, TEXT_MGA_STEP16),  E(FB_AUX_, TEXT_MGA_STEP8),   E(FB_AUX_, TEXT_SVGA_STEP2),
-	E(FB_AUX_, TEXT_SVGA_STEP4),  E(FB_AUX_, TEXT_SVGA_STEP8),  E(FB_AUX_, TEXT_SVGA_STEP16),
+	E(FB_AUX_, TEXT_MDA),	      E(FB_AUX_, TEXT_CGA),
+	E(FB_AUX_, TEXT_S3_MMIO),     E(FB_AUX_, TEXT_MGA_STEP16),
+	E(FB_AUX_, TEXT_MGA_STEP8),   E(FB_AUX_, TEXT_SVGA_STEP2),
+	E(FB_AUX_, TEXT_SVGA_STEP4),  E(FB_AUX_, TEXT_SVGA_STEP8),
+	E(FB_AUX_, TEXT_SVGA_STEP16),
 };
 
 static const struct name_entry vga_aux_names[] = {
@@ -212,59 +219,115 @@ static const struct name_entry vga_aux_names[] = {
 };
 
 static const struct name_entry visual_names[] = {
-	E(FB_VISUAL_, MONO01),	     E(FB_VISUAL_, MONO10),
-	E(FB_VISUAL_, TRUECOLOR),    E(FB_VISUAL_, PSEUDOCOLOR),
-	E(FB_VISUAL_, DIRECTCOLOR),  E(FB_VISUAL_, STATIC_PSEUDOCOLOR),
+	E(FB_VISUAL_, MONO01),	    E(FB_VISUAL_, MONO10),
+	E(FB_VISUAL_, TRUECOLOR),   E(FB_VISUAL_, PSEUDOCOLOR),
+	E(FB_VISUAL_, DIRECTCOLOR), E(FB_VISUAL_, STATIC_PSEUDOCOLOR),
 	E(FB_VISUAL_, FOURCC),
 };
 
 static const struct name_entry accel_names[] = {
-	E(FB_ACCEL_, NONE),		  E(FB_ACCEL_, ATARIBLITT),	 E(FB_ACCEL_, AMIGABLITT),
-	E(FB_ACCEL_, S3_TRIO64),	  E(FB_ACCEL_, NCR_77C32BLT),	 E(FB_ACCEL_, S3_VIRGE),
-	E(FB_ACCEL_, ATI_MACH64GX),	  E(FB_ACCEL_, DEC_TGA),	 E(FB_ACCEL_, ATI_MACH64CT),
-	E(FB_ACCEL_, ATI_MACH64VT),	  E(FB_ACCEL_, ATI_MACH64GT),	 E(FB_ACCEL_, SUN_CREATOR),
-	E(FB_ACCEL_, SUN_CGSIX),	  E(FB_ACCEL_, SUN_LEO),	 E(FB_ACCEL_, IMS_TWINTURBO),
-	E(FB_ACCEL_, 3DLABS_PERMEDIA2),	  E(FB_ACCEL_, MATROX_MGA2064W), E(FB_ACCEL_, MATROX_MGA1064SG),
-	E(FB_ACCEL_, MATROX_MGA2164W),	  E(FB_ACCEL_, MATROX_MGA2164W_AGP),
-	E(FB_ACCEL_, MATROX_MGAG100),	  E(FB_ACCEL_, MATROX_MGAG200),	 E(FB_ACCEL_, SUN_CG14),
-	E(FB_ACCEL_, SUN_BWTWO),	  E(FB_ACCEL_, SUN_CGTHREE),	 E(FB_ACCEL_, SUN_TCX),
-	E(FB_ACCEL_, MATROX_MGAG400),	  E(FB_ACCEL_, NV3),		 E(FB_ACCEL_, NV4),
-	E(FB_ACCEL_, NV5),		  E(FB_ACCEL_, CT_6555x),	 E(FB_ACCEL_, 3DFX_BANSHEE),
-	E(FB_ACCEL_, ATI_RAGE128),	  E(FB_ACCEL_, IGS_CYBER2000),	 E(FB_ACCEL_, IGS_CYBER2010),
-	E(FB_ACCEL_, IGS_CYBER5000),	  E(FB_ACCEL_, SIS_GLAMOUR),	 E(FB_ACCEL_, 3DLABS_PERMEDIA3),
-	E(FB_ACCEL_, ATI_RADEON),	  E(FB_ACCEL_, I810),		 E(FB_ACCEL_, SIS_GLAMOUR_2),
-	E(FB_ACCEL_, SIS_XABRE),	  E(FB_ACCEL_, I830),		 E(FB_ACCEL_, NV_10),
-	E(FB_ACCEL_, NV_20),		  E(FB_ACCEL_, NV_30),		 E(FB_ACCEL_, NV_40),
-	E(FB_ACCEL_, XGI_VOLARI_V),	  E(FB_ACCEL_, XGI_VOLARI_Z),	 E(FB_ACCEL_, OMAP1610),
-	E(FB_ACCEL_, TRIDENT_TGUI),	  E(FB_ACCEL_, TRIDENT_3DIMAGE), E(FB_ACCEL_, TRIDENT_BLADE3D),
+	E(FB_ACCEL_, NONE),
+	E(FB_ACCEL_, ATARIBLITT),
+	E(FB_ACCEL_, AMIGABLITT),
+	E(FB_ACCEL_, S3_TRIO64),
+	E(FB_ACCEL_, NCR_77C32BLT),
+	E(FB_ACCEL_, S3_VIRGE),
+	E(FB_ACCEL_, ATI_MACH64GX),
+	E(FB_ACCEL_, DEC_TGA),
+	E(FB_ACCEL_, ATI_MACH64CT),
+	E(FB_ACCEL_, ATI_MACH64VT),
+	E(FB_ACCEL_, ATI_MACH64GT),
+	E(FB_ACCEL_, SUN_CREATOR),
+	E(FB_ACCEL_, SUN_CGSIX),
+	E(FB_ACCEL_, SUN_LEO),
+	E(FB_ACCEL_, IMS_TWINTURBO),
+	E(FB_ACCEL_, 3DLABS_PERMEDIA2),
+	E(FB_ACCEL_, MATROX_MGA2064W),
+	E(FB_ACCEL_, MATROX_MGA1064SG),
+	E(FB_ACCEL_, MATROX_MGA2164W),
+	E(FB_ACCEL_, MATROX_MGA2164W_AGP),
+	E(FB_ACCEL_, MATROX_MGAG100),
+	E(FB_ACCEL_, MATROX_MGAG200),
+	E(FB_ACCEL_, SUN_CG14),
+	E(FB_ACCEL_, SUN_BWTWO),
+	E(FB_ACCEL_, SUN_CGTHREE),
+	E(FB_ACCEL_, SUN_TCX),
+	E(FB_ACCEL_, MATROX_MGAG400),
+	E(FB_ACCEL_, NV3),
+	E(FB_ACCEL_, NV4),
+	E(FB_ACCEL_, NV5),
+	E(FB_ACCEL_, CT_6555x),
+	E(FB_ACCEL_, 3DFX_BANSHEE),
+	E(FB_ACCEL_, ATI_RAGE128),
+	E(FB_ACCEL_, IGS_CYBER2000),
+	E(FB_ACCEL_, IGS_CYBER2010),
+	E(FB_ACCEL_, IGS_CYBER5000),
+	E(FB_ACCEL_, SIS_GLAMOUR),
+	E(FB_ACCEL_, 3DLABS_PERMEDIA3),
+	E(FB_ACCEL_, ATI_RADEON),
+	E(FB_ACCEL_, I810),
+	E(FB_ACCEL_, SIS_GLAMOUR_2),
+	E(FB_ACCEL_, SIS_XABRE),
+	E(FB_ACCEL_, I830),
+	E(FB_ACCEL_, NV_10),
+	E(FB_ACCEL_, NV_20),
+	E(FB_ACCEL_, NV_30),
+	E(FB_ACCEL_, NV_40),
+	E(FB_ACCEL_, XGI_VOLARI_V),
+	E(FB_ACCEL_, XGI_VOLARI_Z),
+	E(FB_ACCEL_, OMAP1610),
+	E(FB_ACCEL_, TRIDENT_TGUI),
+	E(FB_ACCEL_, TRIDENT_3DIMAGE),
+	E(FB_ACCEL_, TRIDENT_BLADE3D),
 	/* 53 is both TRIDENT_BLADEXP and CIRRUS_ALPINE in <linux/fb.h>. */
 	{ FB_ACCEL_TRIDENT_BLADEXP, "TRIDENT_BLADEXP/CIRRUS_ALPINE" },
-	E(FB_ACCEL_, NEOMAGIC_NM2070),	  E(FB_ACCEL_, NEOMAGIC_NM2090), E(FB_ACCEL_, NEOMAGIC_NM2093),
-	E(FB_ACCEL_, NEOMAGIC_NM2097),	  E(FB_ACCEL_, NEOMAGIC_NM2160), E(FB_ACCEL_, NEOMAGIC_NM2200),
-	E(FB_ACCEL_, NEOMAGIC_NM2230),	  E(FB_ACCEL_, NEOMAGIC_NM2360), E(FB_ACCEL_, NEOMAGIC_NM2380),
-	E(FB_ACCEL_, PXA3XX),		  E(FB_ACCEL_, SAVAGE4),	 E(FB_ACCEL_, SAVAGE3D),
-	E(FB_ACCEL_, SAVAGE3D_MV),	  E(FB_ACCEL_, SAVAGE2000),	 E(FB_ACCEL_, SAVAGE_MX_MV),
-	E(FB_ACCEL_, SAVAGE_MX),	  E(FB_ACCEL_, SAVAGE_IX_MV),	 E(FB_ACCEL_, SAVAGE_IX),
-	E(FB_ACCEL_, PROSAVAGE_PM),	  E(FB_ACCEL_, PROSAVAGE_KM),	 E(FB_ACCEL_, S3TWISTER_P),
-	E(FB_ACCEL_, S3TWISTER_K),	  E(FB_ACCEL_, SUPERSAVAGE),	 E(FB_ACCEL_, PROSAVAGE_DDR),
-	E(FB_ACCEL_, PROSAVAGE_DDRK),	  E(FB_ACCEL_, PUV3_UNIGFX),
+	E(FB_ACCEL_, NEOMAGIC_NM2070),
+	E(FB_ACCEL_, NEOMAGIC_NM2090),
+	E(FB_ACCEL_, NEOMAGIC_NM2093),
+	E(FB_ACCEL_, NEOMAGIC_NM2097),
+	E(FB_ACCEL_, NEOMAGIC_NM2160),
+	E(FB_ACCEL_, NEOMAGIC_NM2200),
+	E(FB_ACCEL_, NEOMAGIC_NM2230),
+	E(FB_ACCEL_, NEOMAGIC_NM2360),
+	E(FB_ACCEL_, NEOMAGIC_NM2380),
+	E(FB_ACCEL_, PXA3XX),
+	E(FB_ACCEL_, SAVAGE4),
+	E(FB_ACCEL_, SAVAGE3D),
+	E(FB_ACCEL_, SAVAGE3D_MV),
+	E(FB_ACCEL_, SAVAGE2000),
+	E(FB_ACCEL_, SAVAGE_MX_MV),
+	E(FB_ACCEL_, SAVAGE_MX),
+	E(FB_ACCEL_, SAVAGE_IX_MV),
+	E(FB_ACCEL_, SAVAGE_IX),
+	E(FB_ACCEL_, PROSAVAGE_PM),
+	E(FB_ACCEL_, PROSAVAGE_KM),
+	E(FB_ACCEL_, S3TWISTER_P),
+	E(FB_ACCEL_, S3TWISTER_K),
+	E(FB_ACCEL_, SUPERSAVAGE),
+	E(FB_ACCEL_, PROSAVAGE_DDR),
+	E(FB_ACCEL_, PROSAVAGE_DDRK),
+	E(FB_ACCEL_, PUV3_UNIGFX),
 };
 
 static const struct name_entry sync_bits[] = {
-	E(FB_SYNC_, HOR_HIGH_ACT), E(FB_SYNC_, VERT_HIGH_ACT), E(FB_SYNC_, EXT),
-	E(FB_SYNC_, COMP_HIGH_ACT), E(FB_SYNC_, BROADCAST),   E(FB_SYNC_, ON_GREEN),
+	E(FB_SYNC_, HOR_HIGH_ACT),  E(FB_SYNC_, VERT_HIGH_ACT), E(FB_SYNC_, EXT),
+	E(FB_SYNC_, COMP_HIGH_ACT), E(FB_SYNC_, BROADCAST),	E(FB_SYNC_, ON_GREEN),
 };
 
 static const struct name_entry vmode_flag_bits[] = {
-	E(FB_VMODE_, ODD_FLD_FIRST), E(FB_VMODE_, YWRAP), E(FB_VMODE_, SMOOTH_XPAN),
+	E(FB_VMODE_, ODD_FLD_FIRST),
+	E(FB_VMODE_, YWRAP),
+	E(FB_VMODE_, SMOOTH_XPAN),
 };
 
 static const struct name_entry activate_modes[] = {
-	E(FB_ACTIVATE_, NOW), E(FB_ACTIVATE_, NXTOPEN), E(FB_ACTIVATE_, TEST),
+	E(FB_ACTIVATE_, NOW),
+	E(FB_ACTIVATE_, NXTOPEN),
+	E(FB_ACTIVATE_, TEST),
 };
 
 static const struct name_entry activate_bits[] = {
-	E(FB_ACTIVATE_, VBL), E(FB_ACTIVATE_, ALL),     E(FB_ACTIVATE_, FORCE),
+	E(FB_ACTIVATE_, VBL),	   E(FB_ACTIVATE_, ALL),     E(FB_ACTIVATE_, FORCE),
 	E(FB_ACTIVATE_, INV_MODE), E(FB_ACTIVATE_, KD_TEXT),
 };
 
@@ -387,7 +450,8 @@ static bool packed_rgb_name(const struct fb_var_screeninfo *v, char *out, size_t
 
 	if (bpp == 0 || bpp > 32)
 		return false;
-	if (v->red.msb_right || v->green.msb_right || v->blue.msb_right || v->transp.msb_right)
+	if (v->red.msb_right || v->green.msb_right || v->blue.msb_right ||
+	    v->transp.msb_right)
 		return false;
 	if (!v->red.length || !v->green.length || !v->blue.length)
 		return false;
@@ -416,10 +480,12 @@ static bool packed_rgb_name(const struct fb_var_screeninfo *v, char *out, size_t
 			if (gaps++)
 				return false;
 			letters[nl++] = 'X';
-			pos += (size_t)snprintf(widths + pos, sizeof(widths) - pos, "%u", next - top);
+			pos += (size_t)snprintf(widths + pos, sizeof(widths) - pos, "%u",
+						next - top);
 		}
 		letters[nl++] = c[i].letter;
-		pos += (size_t)snprintf(widths + pos, sizeof(widths) - pos, "%u", c[i].length);
+		pos += (size_t)snprintf(widths + pos, sizeof(widths) - pos, "%u",
+					c[i].length);
 		next = c[i].offset;
 	}
 	if (next > 0) {
@@ -463,7 +529,8 @@ void fb_pixel_format_decode(const struct fb_var_screeninfo *v, uint32_t visual,
 	if ((visual == FB_VISUAL_PSEUDOCOLOR || visual == FB_VISUAL_STATIC_PSEUDOCOLOR) &&
 	    (bpp == 1 || bpp == 2 || bpp == 4 || bpp == 8)) {
 		fmt->kind = v->grayscale == 1 ? FB_PIXEL_GRAY : FB_PIXEL_INDEXED;
-		snprintf(fmt->name, sizeof(fmt->name), "%c%u", v->grayscale == 1 ? 'R' : 'C', bpp);
+		snprintf(fmt->name, sizeof(fmt->name), "%c%u",
+			 v->grayscale == 1 ? 'R' : 'C', bpp);
 		return;
 	}
 	if (v->grayscale == 1 && bpp >= 1 && bpp <= 8 && visual != FB_VISUAL_DIRECTCOLOR) {
@@ -478,8 +545,8 @@ void fb_pixel_format_decode(const struct fb_var_screeninfo *v, uint32_t visual,
 	}
 	fmt->kind = FB_PIXEL_UNKNOWN;
 	snprintf(fmt->name, sizeof(fmt->name), "unknown(r%u/%u,g%u/%u,b%u/%u,t%u/%u)",
-		 v->red.length, v->red.offset, v->green.length, v->green.offset, v->blue.length,
-		 v->blue.offset, v->transp.length, v->transp.offset);
+		 v->red.length, v->red.offset, v->green.length, v->green.offset,
+		 v->blue.length, v->blue.offset, v->transp.length, v->transp.offset);
 }
 
 uint64_t fb_refresh_mhz(const struct fb_var_screeninfo *v)
@@ -488,13 +555,16 @@ uint64_t fb_refresh_mhz(const struct fb_var_screeninfo *v)
 
 	if (!v->pixclock)
 		return 0;
-	htotal = (unsigned __int128)v->left_margin + v->xres + v->right_margin + v->hsync_len;
-	vtotal = (unsigned __int128)v->upper_margin + v->yres + v->lower_margin + v->vsync_len;
+	htotal = (unsigned __int128)v->left_margin + v->xres + v->right_margin +
+		 v->hsync_len;
+	vtotal = (unsigned __int128)v->upper_margin + v->yres + v->lower_margin +
+		 v->vsync_len;
 	if (!htotal || !vtotal)
 		return 0;
 	denom = htotal * vtotal * v->pixclock;
 	/* pixclock is in picoseconds: 1e12 / pixclock pixels per second. */
-	unsigned __int128 mhz = ((unsigned __int128)1000000000000000ull + denom / 2) / denom;
+	unsigned __int128 mhz =
+		((unsigned __int128)1000000000000000ull + denom / 2) / denom;
 	if ((v->vmode & FB_VMODE_MASK) == FB_VMODE_INTERLACED)
 		mhz *= 2;
 	else if ((v->vmode & FB_VMODE_MASK) == FB_VMODE_DOUBLE)
@@ -516,8 +586,10 @@ static int fbset_round(double v)
  * it, including its "sync 0x.." line for sync bits it has no name for). */
 void fb_print_fbset_mode(FILE *out, const struct fb_var_screeninfo *var)
 {
-	unsigned htotal = var->left_margin + var->xres + var->right_margin + var->hsync_len;
-	unsigned vtotal = var->upper_margin + var->yres + var->lower_margin + var->vsync_len;
+	unsigned htotal =
+		var->left_margin + var->xres + var->right_margin + var->hsync_len;
+	unsigned vtotal =
+		var->upper_margin + var->yres + var->lower_margin + var->vsync_len;
 	unsigned scan = var->vmode & FB_VMODE_MASK;
 	bool laced = scan == FB_VMODE_INTERLACED, dblscan = scan == FB_VMODE_DOUBLE;
 	double drate = 0, hrate = 0, vrate = 0;
@@ -534,8 +606,8 @@ void fb_print_fbset_mode(FILE *out, const struct fb_var_screeninfo *var)
 	fprintf(out, "\nmode \"%dx%d", (int)var->xres, (int)var->yres);
 	if (var->pixclock) {
 		fprintf(out, "-%d\"\n", fbset_round(vrate));
-		fprintf(out, "    # D: %5.3f MHz, H: %5.3f kHz, V: %5.3f Hz\n", drate / 1E6,
-			hrate / 1E3, vrate);
+		fprintf(out, "    # D: %5.3f MHz, H: %5.3f kHz, V: %5.3f Hz\n",
+			drate / 1E6, hrate / 1E3, vrate);
 	} else {
 		fprintf(out, "\"\n");
 	}
@@ -568,8 +640,8 @@ void fb_print_fbset_mode(FILE *out, const struct fb_var_screeninfo *var)
 		fputs("    accel true\n", out);
 	if (var->grayscale & 1)
 		fputs("    grayscale true\n", out);
-	fprintf(out, "    rgba %u/%u,%u/%u,%u/%u,%u/%u\n", var->red.length, var->red.offset,
-		var->green.length, var->green.offset, var->blue.length, var->blue.offset,
-		var->transp.length, var->transp.offset);
+	fprintf(out, "    rgba %u/%u,%u/%u,%u/%u,%u/%u\n", var->red.length,
+		var->red.offset, var->green.length, var->green.offset, var->blue.length,
+		var->blue.offset, var->transp.length, var->transp.offset);
 	fputs("endmode\n\n", out);
 }

@@ -12,9 +12,9 @@
 
 /* State of the /dev node named by DEVNAME under --dev DIR. */
 enum fb_node_state {
-	FB_NODE_OK,	     /* character device with the right st_rdev */
-	FB_NODE_MISSING,     /* nothing at that name */
-	FB_NODE_WRONG,	     /* something else: symlink, file, wrong number */
+	FB_NODE_OK, /* character device with the right st_rdev */
+	FB_NODE_MISSING, /* nothing at that name */
+	FB_NODE_WRONG, /* something else: symlink, file, wrong number */
 };
 
 struct fb_node_info {
@@ -33,7 +33,7 @@ struct fb_cmap_copy {
 
 struct fb_hwinfo {
 	bool valid; /* var and fix were read */
-	int error;  /* -errno of the failed step when !valid */
+	int error; /* -errno of the failed step when !valid */
 	bool via_private_node; /* read through a temporary node (root only) */
 	struct fb_var_screeninfo var;
 	struct fb_fix_screeninfo fix;
@@ -41,7 +41,8 @@ struct fb_hwinfo {
 };
 
 /* Look at the node for dev under devdir (never follows a symlink). */
-void fb_node_inspect(const struct fb_device *dev, const char *devdir, struct fb_node_info *node);
+void fb_node_inspect(const struct fb_device *dev, const char *devdir,
+		     struct fb_node_info *node);
 
 /* Open read-only the node (or, as root and when allow_private, a private
  * temporary node when the node is missing or wrong), query var, fix and,
@@ -55,8 +56,8 @@ int fb_hw_query_fd(int fd, struct fb_hwinfo *info);
 /* Open a node for dev with flags (O_CLOEXEC|O_NOFOLLOW added), falling
  * back to a private temporary node as root when allow_private.  The fd is
  * checked to be the right character device.  Returns fd or -errno. */
-int fb_node_open(const struct fb_device *dev, const char *devdir, int flags, bool allow_private,
-		 bool *via_private);
+int fb_node_open(const struct fb_device *dev, const char *devdir, int flags,
+		 bool allow_private, bool *via_private);
 /* The same for any character device: devdir/name if it is devnum, else
  * (as root, when allow_private) a private temporary node. */
 int fb_chrdev_open(const char *devdir, const char *name, dev_t devnum, int flags,
@@ -76,10 +77,10 @@ const char *fb_activate_names(uint32_t activate, char *buf, size_t len);
 /* What a pixel is, enough to store one and read one back. */
 enum fb_pixel_kind {
 	FB_PIXEL_UNKNOWN,
-	FB_PIXEL_RGB,	/* packed truecolor/directcolor, masks in var */
+	FB_PIXEL_RGB, /* packed truecolor/directcolor, masks in var */
 	FB_PIXEL_INDEXED, /* C1..C8: cmap indices */
-	FB_PIXEL_GRAY,	/* R1..R8: grayscale */
-	FB_PIXEL_FOURCC,  /* var.grayscale > 1: a fourcc the driver names */
+	FB_PIXEL_GRAY, /* R1..R8: grayscale */
+	FB_PIXEL_FOURCC, /* var.grayscale > 1: a fourcc the driver names */
 };
 
 struct fb_pixel_format {

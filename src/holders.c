@@ -275,8 +275,9 @@ static ssize_t mapping_target(struct scan_ctx *c, int mapfiles,
 		snprintf(name, sizeof(name), "%" PRIx64 "-%" PRIx64, e->start, e->end);
 		if (fstatat(mapfiles, name, &st, 0) == 0)
 			return S_ISCHR(st.st_mode)
-				   ? target_by_rdev(c->targets, c->n_targets, st.st_rdev)
-				   : -1;
+				       ? target_by_rdev(c->targets, c->n_targets,
+							st.st_rdev)
+				       : -1;
 	}
 	/* ...and without map_files (not root), the path when it still names
 	 * that same inode. */
@@ -348,7 +349,7 @@ static int holder_cmp(const void *a, const void *b)
 int fb_holders_scan(const char *procdir, const struct fb_holder_target *targets, size_t n,
 		    struct fb_holder_list *out)
 {
-	struct scan_ctx c = {.targets = targets, .n_targets = n, .out = out};
+	struct scan_ctx c = { .targets = targets, .n_targets = n, .out = out };
 	pid_t self = getpid();
 	struct dirent *de;
 	DIR *d;
@@ -473,7 +474,7 @@ int fb_fbcon_consoles(const struct fb_device *dev, const char *devdir, unsigned 
 		return fd;
 	/* MAX_NR_CONSOLES is 63; consoles are 1-based. */
 	for (unsigned con = 1; con <= 63; con++) {
-		struct fb_con2fbmap m = {.console = con};
+		struct fb_con2fbmap m = { .console = con };
 
 		if (ioctl(fd, FBIOGET_CON2FBMAP, &m) < 0)
 			return n ? (int)n : -errno;
@@ -506,10 +507,10 @@ char *fb_holder_describe(const struct fb_holder *h, char *buf, size_t len)
 	size_t n = 0;
 
 	buf[0] = '\0';
-#define APPEND(...)                                                                      \
-	do {                                                                             \
-		if (n < len)                                                             \
-			n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__);            \
+#define APPEND(...)                                                           \
+	do {                                                                  \
+		if (n < len)                                                  \
+			n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__); \
 	} while (0)
 	for (size_t i = 0; i < h->n_fds; i++)
 		APPEND("%s%d", i ? "," : "fd ", h->fds[i]);

@@ -20,7 +20,7 @@
 /* One framebuffer to look for. */
 struct fb_holder_target {
 	const char *name; /* "fb1" */
-	dev_t rdev;	  /* 29:1 */
+	dev_t rdev; /* 29:1 */
 	/* Identity (st_dev, st_ino) of the node under --dev, to recognise a
 	 * mapping in maps when map_files cannot be read; has_node false if
 	 * there is no correct node. */
@@ -38,7 +38,7 @@ struct fb_holder {
 	char comm[32];
 	int fds[FB_HOLDER_MAX_FDS]; /* open fds on the node, ascending */
 	size_t n_fds;
-	size_t n_fds_more;   /* fds beyond FB_HOLDER_MAX_FDS */
+	size_t n_fds_more; /* fds beyond FB_HOLDER_MAX_FDS */
 	uint64_t mmap_bytes; /* sum of the mappings' sizes */
 	size_t n_mappings;
 };
@@ -73,8 +73,8 @@ void fb_holder_target_init(struct fb_holder_target *t, const struct fb_device *d
 
 /* A vtconsole driven by fbcon ("frame buffer device"). */
 struct fb_fbcon_state {
-	bool present;	 /* a vtconsole with a frame buffer name exists */
-	bool bound;	 /* its "bind" reads 1 */
+	bool present; /* a vtconsole with a frame buffer name exists */
+	bool bound; /* its "bind" reads 1 */
 	char vtcon[256]; /* "vtcon1" */
 };
 

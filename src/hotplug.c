@@ -61,7 +61,7 @@ static int plan_devices(const struct fb_device_list *list, const struct fb_rules
 			const struct nm_opts *o, struct node_plan *plan)
 {
 	struct node_input *in = calloc(list->n ? list->n : 1, sizeof(*in));
-	char (*ids)[sizeof(((struct fb_fix_screeninfo *)0)->id) + 1];
+	char(*ids)[sizeof(((struct fb_fix_screeninfo *)0)->id) + 1];
 	struct node_owner defaults;
 	int r;
 
@@ -211,7 +211,8 @@ int nm_coldplug(const struct nm_opts *o, const struct fb_rules *given,
 		}
 		if (n && !o->dry_run && o->settle > 0 &&
 		    fb_class_settle((unsigned)(o->settle * 1000), 500) == -ETIMEDOUT)
-			WRN("graphics class still changing after %g s; going on", o->settle);
+			WRN("graphics class still changing after %g s; going on",
+			    o->settle);
 	}
 	r = fb_device_scan(&list, FB_SCAN_NODE);
 	if (r < 0) {
@@ -301,8 +302,8 @@ static int hotplug_add(const struct nm_opts *o, const struct fb_uevent *ev)
 		return FB_EXIT_ERROR;
 	r = fb_device_scan_one(syspath, FB_SCAN_NODE, &dev);
 	if (r < 0) {
-		ERR("%s: uevent rejected: %s is not a framebuffer now: %s", ev->devname, syspath,
-		    r == -ENODEV ? "gone or without dev" : strerror(-r));
+		ERR("%s: uevent rejected: %s is not a framebuffer now: %s", ev->devname,
+		    syspath, r == -ENODEV ? "gone or without dev" : strerror(-r));
 		goto finish;
 	}
 	if (dev.devnum != ev->devnum) {
@@ -313,8 +314,8 @@ static int hotplug_add(const struct nm_opts *o, const struct fb_uevent *ev)
 	}
 	if (strcmp(dev.name, ev->devname) != 0 ||
 	    (dev.devname && strcmp(dev.devname, ev->devname) != 0)) {
-		ERR("%s: uevent rejected: DEVNAME disagrees with sysfs name \"%s\"", ev->devname,
-		    dev.devname ? dev.devname : dev.name);
+		ERR("%s: uevent rejected: DEVNAME disagrees with sysfs name \"%s\"",
+		    ev->devname, dev.devname ? dev.devname : dev.name);
 		goto finish;
 	}
 	ret = nm_rules_load(o, &rules);
@@ -343,7 +344,8 @@ static int hotplug_add(const struct nm_opts *o, const struct fb_uevent *ev)
 	dfd = open_devdir(o->devdir);
 	if (dfd < 0)
 		goto finish;
-	r = node_apply_one(dfd, o->devdir, &plan, ev->devname, o->dry_run ? NODE_DRY_RUN : 0);
+	r = node_apply_one(dfd, o->devdir, &plan, ev->devname,
+			   o->dry_run ? NODE_DRY_RUN : 0);
 	ret = r < 0 ? FB_EXIT_ERROR : FB_EXIT_OK;
 finish:
 	if (dfd >= 0)
@@ -367,7 +369,8 @@ static int hotplug_remove(const struct nm_opts *o, const struct fb_uevent *ev)
 	/* An event is a hint: a device that is back with that number keeps
 	 * its node (a remove that arrived after the new add). */
 	snprintf(syspath, sizeof(syspath), "/sys%s", ev->devpath);
-	if (fb_device_scan_one(syspath, FB_SCAN_NODE, &dev) == 0 && dev.devnum == ev->devnum) {
+	if (fb_device_scan_one(syspath, FB_SCAN_NODE, &dev) == 0 &&
+	    dev.devnum == ev->devnum) {
 		INF("%s: still present in sysfs; remove event ignored", ev->devname);
 		ret = FB_EXIT_OK;
 		goto finish;
@@ -377,7 +380,8 @@ static int hotplug_remove(const struct nm_opts *o, const struct fb_uevent *ev)
 		goto finish;
 	ret = FB_EXIT_ERROR;
 	/* Plan the others, so rule links of this device show up as stale. */
-	if (fb_device_scan(&list, FB_SCAN_NODE) == 0 && plan_devices(&list, &rules, o, &plan) < 0)
+	if (fb_device_scan(&list, FB_SCAN_NODE) == 0 &&
+	    plan_devices(&list, &rules, o, &plan) < 0)
 		goto finish;
 	dfd = open_devdir(o->devdir);
 	if (dfd < 0)
@@ -496,7 +500,8 @@ int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *
 		r = node_apply_one(dfd, o->devdir, &plan, name, flags);
 		if (r < 0)
 			ret = r;
-		else if (validate && node_present(dfd, dev) && o->validate(dev, o->devdir) == 0)
+		else if (validate && node_present(dfd, dev) &&
+			 o->validate(dev, o->devdir) == 0)
 			INF("%s: validation passed", dev->name);
 	} else if (present) {
 		DBG("%s: no node wanted (ignored by a rule)", name);

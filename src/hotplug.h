@@ -40,7 +40,8 @@ int nm_rules_load(const struct nm_opts *o, struct fb_rules *rules);
 /* Full coldplug with rules (NULL: load o->config).  With keep, the plan
  * and the devices' fingerprints are kept there (see struct nm_cache).
  * Returns an exit code. */
-int nm_coldplug(const struct nm_opts *o, const struct fb_rules *rules, struct nm_cache *keep);
+int nm_coldplug(const struct nm_opts *o, const struct fb_rules *rules,
+		struct nm_cache *keep);
 
 /* Run o->validate on every device of list with created[i] set.  A device
  * that went away meanwhile is no failure.  FB_EXIT_VALIDATION when one
@@ -74,10 +75,10 @@ int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *
 struct nm_cache {
 	struct node_plan *plan; /* NULL: nothing kept */
 	struct nm_cached_dev {
-		char *name;	    /* sysname */
-		char *node;	    /* its node (DEVNAME), relative to the dev dir */
+		char *name; /* sysname */
+		char *node; /* its node (DEVNAME), relative to the dev dir */
 		char *fingerprint;
-	} *devs;
+	} * devs;
 	size_t n;
 };
 void nm_cache_clear(struct nm_cache *c);

@@ -22,7 +22,8 @@ void fb_kmod_free(struct fb_kmod *k);
  * 0 or -errno. */
 typedef void (*fb_kmod_match_fn)(struct fb_kmod *k, const char *name, const char *path,
 				 void *userdata);
-int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn, void *userdata);
+int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn,
+		   void *userdata);
 
 /* Load name and its dependencies, honouring blacklists: 0 loaded, > 0
  * blacklisted (not loaded), or -errno. */

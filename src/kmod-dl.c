@@ -26,11 +26,11 @@ int fb_libkmod_open(void)
 		    dlerror());
 		return state = -ENOENT;
 	}
-#define FB_KMOD_RESOLVE(f)                                                               \
-	*(void **)&fb_sym_##f = dlsym(h, #f);                                            \
-	if (!fb_sym_##f) {                                                               \
-		ERR("%s: symbol %s missing: %s", FB_LIBKMOD_SONAME, #f, dlerror());      \
-		return state = -ENOENT;                                                  \
+#define FB_KMOD_RESOLVE(f)                                                          \
+	*(void **)&fb_sym_##f = dlsym(h, #f);                                       \
+	if (!fb_sym_##f) {                                                          \
+		ERR("%s: symbol %s missing: %s", FB_LIBKMOD_SONAME, #f, dlerror()); \
+		return state = -ENOENT;                                             \
 	}
 	FB_KMOD_SYMBOLS(FB_KMOD_RESOLVE)
 #undef FB_KMOD_RESOLVE

@@ -58,7 +58,8 @@ static void lookup_match(const char *name, const char *path, void *userdata)
 	c->fn(c->k, name, path, c->userdata);
 }
 
-int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn, void *userdata)
+int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn,
+		   void *userdata)
 {
 	struct lookup_ctx c = { .k = k, .fn = fn, .userdata = userdata };
 	int r = fb_modalias_lookup(k->moddir, alias, lookup_match, &c);
@@ -71,7 +72,8 @@ int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn, vo
  * there afterwards; else it counts as blacklisted, as libkmod's > 0. */
 int fb_kmod_insert(struct fb_kmod *k, const char *name)
 {
-	char *const argv[] = { (char *)"modprobe", (char *)"-b", (char *)"--", (char *)name, NULL };
+	char *const argv[] = { (char *)"modprobe", (char *)"-b", (char *)"--",
+			       (char *)name, NULL };
 	int status;
 	pid_t pid;
 
@@ -105,7 +107,8 @@ long fb_kmod_refcnt(struct fb_kmod *k, const char *name)
 	unsigned v;
 	ssize_t n;
 
-	if ((size_t)snprintf(path, sizeof(path), "/sys/module/%s/refcnt", name) >= sizeof(path))
+	if ((size_t)snprintf(path, sizeof(path), "/sys/module/%s/refcnt", name) >=
+	    sizeof(path))
 		return -ENAMETOOLONG;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

@@ -42,7 +42,8 @@ void fb_kmod_free(struct fb_kmod *k)
 	free(k);
 }
 
-int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn, void *userdata)
+int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn,
+		   void *userdata)
 {
 	struct kmod_list *list = NULL, *it;
 	int r = kmod_module_new_from_lookup(k->ctx, alias, &list);
@@ -67,8 +68,8 @@ int fb_kmod_insert(struct fb_kmod *k, const char *name)
 
 	if (r < 0)
 		return r;
-	r = kmod_module_probe_insert_module(mod, KMOD_PROBE_APPLY_BLACKLIST, NULL, NULL, NULL,
-					    NULL);
+	r = kmod_module_probe_insert_module(mod, KMOD_PROBE_APPLY_BLACKLIST, NULL, NULL,
+					    NULL, NULL);
 	kmod_module_unref(mod);
 	return r;
 }

@@ -7,12 +7,12 @@
 #include <unistd.h>
 
 #define _printf_format_(a, b) __attribute__((format(printf, a, b)))
-#define _must_check_ __attribute__((warn_unused_result))
-#define _unused_ __attribute__((unused))
-#define _cleanup_(x) __attribute__((cleanup(x)))
+#define _must_check_	      __attribute__((warn_unused_result))
+#define _unused_	      __attribute__((unused))
+#define _cleanup_(x)	      __attribute__((cleanup(x)))
 
-#define MIN(a, b) ((a) < (b) ? (a) : (b))
-#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MIN(a, b)     ((a) < (b) ? (a) : (b))
+#define MAX(a, b)     ((a) > (b) ? (a) : (b))
 #define MAX3(a, b, c) MAX(MAX(a, b), c)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

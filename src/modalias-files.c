@@ -13,7 +13,7 @@
 #include "log.h"
 #include "modalias-files.h"
 
-#define MOD_PATH_MAX 4096
+#define MOD_PATH_MAX  4096
 #define MOD_MATCH_MAX 32
 
 int fb_module_dir(char *buf, size_t len)
@@ -58,8 +58,8 @@ static bool matches_has(const struct matches *m, const char *name)
 }
 
 /* Each "alias PATTERN NAME" of file whose PATTERN matches alias. */
-static int read_aliases(const char *moddir, const char *file, const char *alias, bool builtin,
-			struct matches *m)
+static int read_aliases(const char *moddir, const char *file, const char *alias,
+			bool builtin, struct matches *m)
 {
 	char path[MOD_PATH_MAX], *line = NULL;
 	size_t cap = 0;
@@ -88,9 +88,10 @@ static int read_aliases(const char *moddir, const char *file, const char *alias,
 			continue;
 		pat = strtok_r(NULL, " \t\n", &save);
 		name = strtok_r(NULL, " \t\n", &save);
-		if (strcmp(kw, "alias") != 0 || !pat || !name || strtok_r(NULL, " \t\n", &save)) {
-			WRN("%s:%u: malformed line; skipped (want: alias PATTERN NAME)", path,
-			    lineno);
+		if (strcmp(kw, "alias") != 0 || !pat || !name ||
+		    strtok_r(NULL, " \t\n", &save)) {
+			WRN("%s:%u: malformed line; skipped (want: alias PATTERN NAME)",
+			    path, lineno);
 			continue;
 		}
 		if (fnmatch(pat, alias, 0) != 0)
@@ -131,7 +132,8 @@ static char *dep_path(const char *moddir, const char *name)
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
 		if (!colon || colon == line) {
-			WRN("%s:%u: malformed line; skipped (want: PATH: DEPS)", path, lineno);
+			WRN("%s:%u: malformed line; skipped (want: PATH: DEPS)", path,
+			    lineno);
 			continue;
 		}
 		*colon = '\0';

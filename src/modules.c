@@ -20,7 +20,8 @@ bool fb_module_path_is_display(const char *path)
 {
 	if (!path)
 		return false;
-	return strstr(path, "/kernel/drivers/gpu/drm/") || strstr(path, "/kernel/drivers/video/");
+	return strstr(path, "/kernel/drivers/gpu/drm/") ||
+	       strstr(path, "/kernel/drivers/video/");
 }
 
 struct alias_ctx {
@@ -29,7 +30,8 @@ struct alias_ctx {
 	unsigned n;
 };
 
-static void load_match(struct fb_kmod *k, const char *name, const char *path, void *userdata)
+static void load_match(struct fb_kmod *k, const char *name, const char *path,
+		       void *userdata)
 {
 	struct alias_ctx *a = userdata;
 	int r;
@@ -173,7 +175,8 @@ int fb_modules_load_for_device(const char *syspath, unsigned *n_loaded)
 	ret = fb_kmod_new(&k);
 	if (ret < 0) {
 		if (ret == -ENOMEM)
-			ERR("%s: cannot start module loading (%s)", syspath, fb_kmod_backend_name);
+			ERR("%s: cannot start module loading (%s)", syspath,
+			    fb_kmod_backend_name);
 		return ret;
 	}
 	*n_loaded = load_for_alias(k, syspath, alias, false);

@@ -29,7 +29,7 @@
 
 #define KERNEL_GROUP 1u
 /* The kernel's uevent buffer is 2048 bytes; libudev reads 8192. */
-#define MSG_MAX 8192
+#define MSG_MAX	       8192
 #define SUBSYSTEMS_MAX 8
 
 const char fb_monitor_backend_name[] = "netlink";
@@ -84,9 +84,11 @@ int fb_monitor_open(struct fb_monitor **mp, const char *const *subsystems, size_
 		int size = (int)buffer_size;
 
 		/* FORCE passes rmem_max as root; as anyone else, the plain one. */
-		if (setsockopt(m->fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0 &&
+		if (setsockopt(m->fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) <
+			    0 &&
 		    setsockopt(m->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size)) < 0)
-			WRN("cannot set the uevent receive buffer to %u bytes: %m", buffer_size);
+			WRN("cannot set the uevent receive buffer to %u bytes: %m",
+			    buffer_size);
 	}
 	if (bind(m->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		r = -errno;
@@ -168,7 +170,8 @@ static int receive_one(struct fb_monitor *m, struct fb_monitor_event *ev)
 		    c->cmsg_len == CMSG_LEN(sizeof(struct ucred)))
 			cred = (const struct ucred *)CMSG_DATA(c);
 	if (!cred || cred->uid != 0) {
-		DBG("uevent dropped: %s", cred ? "sender uid is not 0" : "no sender credentials");
+		DBG("uevent dropped: %s",
+		    cred ? "sender uid is not 0" : "no sender credentials");
 		return 0;
 	}
 	m->buf[len] = '\0';

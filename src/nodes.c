@@ -174,7 +174,8 @@ int node_plan(const struct node_input *in, size_t n, const struct fb_rules *rule
 		unsigned minor = minor(dev->devnum);
 
 		if (!node_name_is_safe(name)) {
-			WRN("%s: unsafe device name \"%s\": no node made", dev->name, name);
+			WRN("%s: unsafe device name \"%s\": no node made", dev->name,
+			    name);
 			continue;
 		}
 		rule = fb_rules_match(rules, dev->name, nearest_driver(dev), dev->path_id,
@@ -344,7 +345,8 @@ static int create_node(struct apply_ctx *c, const struct node_entry *e, bool rep
 	}
 	if (fchmodat(c->dirfd, tmp, e->own.mode, 0) < 0) {
 		r = -errno;
-		ERR("%s: cannot set mode %04o: %s", shown, (unsigned)e->own.mode, strerror(-r));
+		ERR("%s: cannot set mode %04o: %s", shown, (unsigned)e->own.mode,
+		    strerror(-r));
 		goto fail;
 	}
 	if (renameat(c->dirfd, tmp, c->dirfd, e->name) < 0) {
@@ -428,14 +430,14 @@ static int ensure_node(struct apply_ctx *c, const struct node_entry *e)
 		return create_node(c, e, false);
 	}
 	if (S_ISDIR(st.st_mode)) {
-		ERR("%s: is a directory, not the character device %u:%u; left alone", shown,
-		    major(e->devnum), minor(e->devnum));
+		ERR("%s: is a directory, not the character device %u:%u; left alone",
+		    shown, major(e->devnum), minor(e->devnum));
 		return -EISDIR;
 	}
 	if (S_ISCHR(st.st_mode) && st.st_rdev == e->devnum)
 		return fix_node(c, e, &st);
-	WRN("%s: replacing %s with the character device %u:%u", shown, kind_name(st.st_mode),
-	    major(e->devnum), minor(e->devnum));
+	WRN("%s: replacing %s with the character device %u:%u", shown,
+	    kind_name(st.st_mode), major(e->devnum), minor(e->devnum));
 	return create_node(c, e, true);
 }
 
@@ -458,7 +460,8 @@ static void announce_missing_dirs(struct apply_ctx *c, const char *rel, size_t o
 
 		snprintf(dir, sizeof(dir), "%.*s", (int)(p - rel), rel);
 		if (!dry_dir_announced(c, dir))
-			printf("mkdir -m 0755 %s\n", shown_path(c, dir, shown, sizeof(shown)));
+			printf("mkdir -m 0755 %s\n",
+			       shown_path(c, dir, shown, sizeof(shown)));
 	}
 }
 
@@ -469,7 +472,8 @@ static void announce_missing_dirs(struct apply_ctx *c, const char *rel, size_t o
  * component.  Returns an fd, -ENOENT when a directory is missing (or,
  * under --dry-run, would be created), other -errno after a message.
  */
-static int open_parent(struct apply_ctx *c, const char *rel, bool create, const char **base)
+static int open_parent(struct apply_ctx *c, const char *rel, bool create,
+		       const char **base)
 {
 	char sofar[NODE_PATH_MAX] = "";
 	char shown[PATH_MAX];
@@ -509,12 +513,14 @@ static int open_parent(struct apply_ctx *c, const char *rel, bool create, const 
 			if (mkdirat(fd, comp, 0755) < 0 && errno != EEXIST) {
 				int r = -errno;
 
-				ERR("%s: cannot create directory: %s", shown, strerror(-r));
+				ERR("%s: cannot create directory: %s", shown,
+				    strerror(-r));
 				close(fd);
 				return r;
 			}
 			made = true;
-			next = openat(fd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			next = openat(fd, comp,
+				      O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		}
 		if (next < 0) {
 			int r = -errno;
@@ -538,8 +544,8 @@ static int open_parent(struct apply_ctx *c, const char *rel, bool create, const 
 	return fd;
 }
 
-static int make_link(struct apply_ctx *c, int pfd, const char *base, const struct node_link *l,
-		     const char *shown)
+static int make_link(struct apply_ctx *c, int pfd, const char *base,
+		     const struct node_link *l, const char *shown)
 {
 	char tmp[NODE_PATH_MAX + 32];
 	int r;
@@ -636,7 +642,8 @@ static int apply_filtered(int dirfd, const char *shown, const struct node_plan *
 			continue;
 		/* No link to a node that could not be made. */
 		for (size_t j = 0; j < plan->n_nodes && !skip; j++)
-			skip = failed[j] && strcmp(plan->nodes[j].name, plan->links[i].node) == 0;
+			skip = failed[j] &&
+			       strcmp(plan->nodes[j].name, plan->links[i].node) == 0;
 		if (skip)
 			continue;
 		r = ensure_link(&c, &plan->links[i]);
@@ -715,8 +722,8 @@ static int remove_entry(struct apply_ctx *c, int dfd, const char *name, const ch
 
 /* Walk the links of one generated directory; remove the ones that are not
  * in the plan (node == NULL) or that point to node. */
-static int prune_links_in(struct apply_ctx *c, const char *dir, const struct node_plan *plan,
-			  const char *node)
+static int prune_links_in(struct apply_ctx *c, const char *dir,
+			  const struct node_plan *plan, const char *node)
 {
 	char rel[NODE_PATH_MAX + 8];
 	const char *base;
@@ -789,7 +796,8 @@ static int prune_stale(struct apply_ctx *c, const struct node_plan *plan, const 
 		pfd = open_parent(c, plan->stale[i], false, &base);
 		if (pfd < 0)
 			continue;
-		if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISLNK(st.st_mode))
+		if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISLNK(st.st_mode))
 			continue;
 		n = readlinkat(pfd, base, target, sizeof(target) - 1);
 		if (n < 0)

@@ -17,15 +17,15 @@
 
 struct fb_rules;
 
-#define NODE_NAME_MAX 64  /* "fb31"; DEVNAME is a single component */
+#define NODE_NAME_MAX 64 /* "fb31"; DEVNAME is a single component */
 #define NODE_PATH_MAX 256 /* "fb/by-name/<id>", "display/main" */
 #define NODE_USER_MAX 64
 
 struct node_owner {
 	uid_t uid;
 	gid_t gid;
-	mode_t mode;		   /* permission bits only, 07777 at most */
-	char user[NODE_USER_MAX];  /* for messages and --dry-run */
+	mode_t mode; /* permission bits only, 07777 at most */
+	char user[NODE_USER_MAX]; /* for messages and --dry-run */
 	char group[NODE_USER_MAX];
 };
 
@@ -36,10 +36,10 @@ struct node_entry {
 };
 
 struct node_link {
-	char path[NODE_PATH_MAX];   /* relative: "fb/by-path/pci-0000:00:02.0" */
+	char path[NODE_PATH_MAX]; /* relative: "fb/by-path/pci-0000:00:02.0" */
 	char target[NODE_PATH_MAX]; /* "../../fb0" */
-	char node[NODE_NAME_MAX];   /* the node it points to: "fb0" */
-	unsigned minor;		    /* of that node; lowest wins a collision */
+	char node[NODE_NAME_MAX]; /* the node it points to: "fb0" */
+	unsigned minor; /* of that node; lowest wins a collision */
 };
 
 struct node_plan {

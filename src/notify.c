@@ -58,7 +58,8 @@ int fb_notify(const char *state)
 		ERR("NOTIFY_SOCKET=%s: cannot create a socket: %s", env, strerror(-r));
 		return r;
 	}
-	if (sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa, len) < 0) {
+	if (sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa, len) <
+	    0) {
 		r = -errno;
 		ERR("NOTIFY_SOCKET=%s: cannot send %s: %s", env, state, strerror(-r));
 		return r;
@@ -146,7 +147,8 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 		case OPT_COALESCE: {
 			unsigned long long v;
 
-			if (fb_uevent_parse_number(optarg, FB_DAEMON_COALESCE_MAX, &v) < 0) {
+			if (fb_uevent_parse_number(optarg, FB_DAEMON_COALESCE_MAX, &v) <
+			    0) {
 				ERR("--coalesce: \"%s\" is not a number of milliseconds from 0 to %u",
 				    optarg, FB_DAEMON_COALESCE_MAX);
 				return fb_usage_error("daemon");
@@ -156,7 +158,8 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 		}
 		case OPT_READY_FD:
 			if (fb_parse_fd(optarg, &o->ready_fd) < 0) {
-				ERR("--ready-fd: \"%s\" is not a file descriptor number", optarg);
+				ERR("--ready-fd: \"%s\" is not a file descriptor number",
+				    optarg);
 				return fb_usage_error("daemon");
 			}
 			break;
@@ -183,8 +186,8 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 enum fb_daemon_action fb_daemon_classify(const char *subsystem, const char *action,
 					 bool has_devnum, bool load_modules)
 {
-	static const char *const sync_actions[] = { "add", "change", "remove", "bind",
-						    "unbind", "move" };
+	static const char *const sync_actions[] = { "add",  "change", "remove",
+						    "bind", "unbind", "move" };
 
 	if (!subsystem || !action)
 		return FB_DAEMON_IGNORE;

@@ -18,10 +18,12 @@ void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *de
 
 	memset(v, 0, sizeof(*v));
 	v->dev = dev;
-	v->has_sys_bpp = fb_parse_uint(fb_device_attr(dev, "bits_per_pixel"), &v->sys_bpp) == 0;
-	v->has_sys_stride = fb_parse_uint(fb_device_attr(dev, "stride"), &v->sys_stride) == 0;
-	v->has_sys_virt =
-		fb_parse_pair(fb_device_attr(dev, "virtual_size"), &v->sys_vx, &v->sys_vy) == 0;
+	v->has_sys_bpp =
+		fb_parse_uint(fb_device_attr(dev, "bits_per_pixel"), &v->sys_bpp) == 0;
+	v->has_sys_stride =
+		fb_parse_uint(fb_device_attr(dev, "stride"), &v->sys_stride) == 0;
+	v->has_sys_virt = fb_parse_pair(fb_device_attr(dev, "virtual_size"), &v->sys_vx,
+					&v->sys_vy) == 0;
 	v->has_sys_mode = fb_parse_mode(fb_device_attr(dev, "mode"), &v->sys_mode) == 0;
 
 	fb_node_inspect(dev, devdir, &v->node);
@@ -31,16 +33,14 @@ void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *de
 		return;
 	}
 	if (r == -ENOENT)
-		WRN("%s: %s is missing; showing sysfs values only ('fbclassctl coldplug' "
-		    "creates it)",
+		WRN("%s: %s is missing; showing sysfs values only ('fbclassctl coldplug' creates it)",
 		    dev->name, v->node.path);
 	else if (r == -ESTALE)
-		WRN("%s: %s is not character device %u:%u; showing sysfs values only "
-		    "('fbclassctl coldplug' replaces it)",
+		WRN("%s: %s is not character device %u:%u; showing sysfs values only ('fbclassctl coldplug' replaces it)",
 		    dev->name, v->node.path, major(dev->devnum), minor(dev->devnum));
 	else
-		WRN("%s: cannot query the hardware: %s; showing sysfs values only", dev->name,
-		    strerror(-r));
+		WRN("%s: cannot query the hardware: %s; showing sysfs values only",
+		    dev->name, strerror(-r));
 }
 
 const char *fb_view_id(const struct fb_view *v, char *buf, size_t len)
@@ -102,8 +102,11 @@ void json_add_bool(struct json_object *o, const char *key, bool value)
 
 int json_print(struct json_object *doc)
 {
-	const char *s = json_object_to_json_string_ext(
-		doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *s =
+		json_object_to_json_string_ext(doc,
+					       JSON_C_TO_STRING_PRETTY |
+						       JSON_C_TO_STRING_SPACED |
+						       JSON_C_TO_STRING_NOSLASHESCAPE);
 
 	if (!s)
 		return -ENOMEM;

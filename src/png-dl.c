@@ -28,12 +28,12 @@ int fb_libpng_open(const char *who)
 		    FB_LIBPNG_SONAME, dlerror());
 		return state = -ENOENT;
 	}
-#define FB_PNG_RESOLVE(f)                                                                \
-	*(void **)&fb_sym_##f = dlsym(h, #f);                                            \
-	if (!fb_sym_##f) {                                                               \
-		ERR("%s: %s not available: symbol %s missing: %s", who,                  \
-		    FB_LIBPNG_SONAME, #f, dlerror());                                    \
-		return state = -ENOENT;                                                  \
+#define FB_PNG_RESOLVE(f)                                               \
+	*(void **)&fb_sym_##f = dlsym(h, #f);                           \
+	if (!fb_sym_##f) {                                              \
+		ERR("%s: %s not available: symbol %s missing: %s", who, \
+		    FB_LIBPNG_SONAME, #f, dlerror());                   \
+		return state = -ENOENT;                                 \
 	}
 	FB_PNG_SYMBOLS(FB_PNG_RESOLVE)
 #undef FB_PNG_RESOLVE

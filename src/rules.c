@@ -92,8 +92,8 @@ const char *fb_rule_link_problem(const char *link)
 	/* Names fbclassctl generates itself are not for rules to take. */
 	if (strncmp(link, "fb/", 3) == 0 || strcmp(link, "fb") == 0)
 		return "is reserved for fbclassctl (fb/...)";
-	if (strncmp(link, "fb", 2) == 0 && link[2] && strspn(link + 2, "0123456789") ==
-	    strlen(link + 2))
+	if (strncmp(link, "fb", 2) == 0 && link[2] &&
+	    strspn(link + 2, "0123456789") == strlen(link + 2))
 		return "is reserved for a framebuffer node";
 	return NULL;
 }
@@ -198,8 +198,8 @@ static int next_word(const char **pp, char **key, char **value, char *why, size_
 		p++;
 		for (;;) {
 			if (!*p) {
-				snprintf(why, whylen, "unterminated quote in value of \"%s\"",
-					 *key);
+				snprintf(why, whylen,
+					 "unterminated quote in value of \"%s\"", *key);
 				goto bad;
 			}
 			if (*p == '"')
@@ -207,8 +207,7 @@ static int next_word(const char **pp, char **key, char **value, char *why, size_
 			if (*p == '\\') {
 				if (p[1] != '"' && p[1] != '\\') {
 					snprintf(why, whylen,
-						 "invalid escape \"\\%c\" in value of \"%s\" "
-						 "(only \\\" and \\\\)",
+						 "invalid escape \"\\%c\" in value of \"%s\" (only \\\" and \\\\)",
 						 p[1] ? p[1] : ' ', *key);
 					goto bad;
 				}
@@ -226,8 +225,7 @@ static int next_word(const char **pp, char **key, char **value, char *why, size_
 		while (*p && *p != ' ' && *p != '\t') {
 			if (*p == '"' || *p == '\\') {
 				snprintf(why, whylen,
-					 "unexpected '%c' in value of \"%s\" (quote the whole "
-					 "value)",
+					 "unexpected '%c' in value of \"%s\" (quote the whole value)",
 					 *p, *key);
 				goto bad;
 			}
@@ -335,7 +333,8 @@ static int parse_line(const char *line, struct fb_rule *rule, char *why, size_t 
 				r = -EINVAL;
 			} else if (parse_mode(value, &rule->mode) < 0) {
 				snprintf(why, whylen,
-					 "invalid mode \"%s\": expected octal 0 to 0777", value);
+					 "invalid mode \"%s\": expected octal 0 to 0777",
+					 value);
 				r = -EINVAL;
 			}
 			rule->has_mode = true;
@@ -345,7 +344,8 @@ static int parse_line(const char *line, struct fb_rule *rule, char *why, size_t 
 			char **v;
 
 			if (problem) {
-				snprintf(why, whylen, "invalid link \"%s\": %s", value, problem);
+				snprintf(why, whylen, "invalid link \"%s\": %s", value,
+					 problem);
 				free(value);
 				r = -EINVAL;
 				break;
@@ -371,12 +371,13 @@ static int parse_line(const char *line, struct fb_rule *rule, char *why, size_t 
 		return r;
 	if (!any_word)
 		return 1;
-	if (!rule->match_name && !rule->match_driver && !rule->match_path && !rule->match_id) {
+	if (!rule->match_name && !rule->match_driver && !rule->match_path &&
+	    !rule->match_id) {
 		snprintf(why, whylen, "rule has no match (name=, driver=, path= or id=)");
 		return -EINVAL;
 	}
-	if (rule->ignore && (rule->has_owner || rule->has_group || rule->has_mode ||
-			     rule->n_links)) {
+	if (rule->ignore &&
+	    (rule->has_owner || rule->has_group || rule->has_mode || rule->n_links)) {
 		snprintf(why, whylen, "\"ignore\" cannot be combined with other actions");
 		return -EINVAL;
 	}
@@ -499,7 +500,8 @@ int fb_rules_load(const char *path, bool missing_ok, struct fb_rules *r)
 			break;
 		len += n;
 		if (len > RULES_FILE_MAX) {
-			ERR("%s: rules file is larger than %d bytes", path, RULES_FILE_MAX);
+			ERR("%s: rules file is larger than %d bytes", path,
+			    RULES_FILE_MAX);
 			return -EFBIG;
 		}
 	}
@@ -531,7 +533,8 @@ const struct fb_rule *fb_rules_match(const struct fb_rules *r, const char *name,
 
 		if (glob_matches(rule->match_name, name) &&
 		    glob_matches(rule->match_driver, driver) &&
-		    glob_matches(rule->match_path, path_id) && glob_matches(rule->match_id, id))
+		    glob_matches(rule->match_path, path_id) &&
+		    glob_matches(rule->match_id, id))
 			return rule;
 	}
 	return NULL;

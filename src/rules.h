@@ -11,7 +11,7 @@
 #include <sys/types.h>
 
 #define FB_RULES_DEFAULT_FILE "/etc/fbclassctl.conf"
-#define FB_RULES_LINE_MAX 4096
+#define FB_RULES_LINE_MAX     4096
 
 struct fb_rule {
 	unsigned line;
@@ -26,7 +26,7 @@ struct fb_rule {
 	gid_t gid;
 	mode_t mode;
 	char *user, *group; /* as written */
-	char **links;	    /* relative, validated: "display/main" */
+	char **links; /* relative, validated: "display/main" */
 	size_t n_links;
 };
 

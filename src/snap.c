@@ -120,8 +120,8 @@ static uint32_t load_pixel(const uint8_t *line, uint64_t x,
 	if (bpp < 8) {
 		uint64_t bit = x * bpp;
 		uint8_t byte = line[bit / 8];
-		unsigned shift =
-		    fmt->lsb_first ? (unsigned)(bit % 8) : 8 - bpp - (unsigned)(bit % 8);
+		unsigned shift = fmt->lsb_first ? (unsigned)(bit % 8)
+						: 8 - bpp - (unsigned)(bit % 8);
 
 		return (byte >> shift) & ((1u << bpp) - 1);
 	}
@@ -285,7 +285,8 @@ static void temp_name(char *buf, size_t len, const char *name, unsigned attempt)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	snprintf(buf, len, "%s.%08lx~", name,
 		 (unsigned long)(((uint64_t)getpid() << 20) ^ (uint64_t)ts.tv_nsec ^
-				 ((uint64_t)attempt * 0x9e3779b9u)) & 0xffffffffu);
+				 ((uint64_t)attempt * 0x9e3779b9u)) &
+			 0xffffffffu);
 }
 
 int fb_snap_save_at(int dirfd, const char *name, const uint8_t *rgb, unsigned width,
@@ -299,8 +300,8 @@ int fb_snap_save_at(int dirfd, const char *name, const uint8_t *rgb, unsigned wi
 		return -ENAMETOOLONG;
 	for (unsigned attempt = 0; fd < 0 && attempt < 100; attempt++) {
 		temp_name(tmp, sizeof(tmp), name, attempt);
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			    0600);
+		fd = openat(dirfd, tmp,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0 && errno != EEXIST)
 			return -errno;
 	}
@@ -341,7 +342,7 @@ static void on_sigbus(int sig)
 
 int fb_snap_copy_guarded(uint8_t *dst, const volatile uint8_t *map, size_t off, size_t n)
 {
-	struct sigaction sa = {.sa_handler = on_sigbus}, old;
+	struct sigaction sa = { .sa_handler = on_sigbus }, old;
 	int r = 0;
 
 	sigemptyset(&sa.sa_mask);
@@ -422,11 +423,10 @@ int fb_snap_read(const struct fb_device *dev, const char *devdir, uint8_t **rgb,
 	a.line_length = hw.fix.line_length;
 	if (!a.line_length)
 		a.line_length =
-		    (unsigned)(((uint64_t)hw.var.xres_virtual * fmt.bpp + 7) / 8);
+			(unsigned)(((uint64_t)hw.var.xres_virtual * fmt.bpp + 7) / 8);
 	span = fb_snap_span(&a);
 	if (!a.width || !a.height || !span || span > hw.fix.smem_len) {
-		ERR("%s: visible area %ux%u+%u+%u (line_length %u) does not fit in "
-		    "smem_len %u",
+		ERR("%s: visible area %ux%u+%u+%u (line_length %u) does not fit in smem_len %u",
 		    dev->name, a.width, a.height, a.xoffset, a.yoffset, a.line_length,
 		    hw.fix.smem_len);
 		r = -ERANGE;

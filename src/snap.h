@@ -22,20 +22,20 @@
 #include "fbinfo_ioctl.h"
 
 struct fb_snap_format {
-	enum fb_pixel_kind kind;	     /* RGB, INDEXED or GRAY */
-	unsigned bpp;			     /* 1, 2, 4, 8, 16, 24 or 32 */
-	uint32_t visual;		     /* FB_VISUAL_* */
+	enum fb_pixel_kind kind; /* RGB, INDEXED or GRAY */
+	unsigned bpp; /* 1, 2, 4, 8, 16, 24 or 32 */
+	uint32_t visual; /* FB_VISUAL_* */
 	struct fb_bitfield red, green, blue; /* for RGB */
-	bool inverted;			     /* MONO01: 1 is black */
-	bool lsb_first;			 /* sub-byte pixels: leftmost in the low bits */
+	bool inverted; /* MONO01: 1 is black */
+	bool lsb_first; /* sub-byte pixels: leftmost in the low bits */
 	const struct fb_cmap_copy *cmap; /* INDEXED, DIRECTCOLOR, GRAY via cmap */
 };
 
 /* The visible area: where it starts and how big it is. */
 struct fb_snap_area {
 	unsigned xoffset, yoffset; /* first visible pixel, in pixels */
-	unsigned width, height;	   /* xres, yres */
-	unsigned line_length;	   /* bytes per line */
+	unsigned width, height; /* xres, yres */
+	unsigned line_length; /* bytes per line */
 };
 
 /* Derive the format from a hardware query (hw->cmap is pointed to, so hw

@@ -55,9 +55,10 @@ int fb_sysfs_dev_parents(struct fb_sysfs_dev *d, struct fb_parent **parents, siz
 /* Module loading: for every device of the given bus subsystems that has a
  * modalias and no bound driver, fn(syspath, modalias, userdata).  Returns
  * 0 or -errno (reported). */
-typedef void (*fb_sysfs_unbound_fn)(const char *syspath, const char *modalias, void *userdata);
-int fb_sysfs_for_each_unbound(const char *const *subsystems, size_t n, fb_sysfs_unbound_fn fn,
-			      void *userdata);
+typedef void (*fb_sysfs_unbound_fn)(const char *syspath, const char *modalias,
+				    void *userdata);
+int fb_sysfs_for_each_unbound(const char *const *subsystems, size_t n,
+			      fb_sysfs_unbound_fn fn, void *userdata);
 /* The modalias of one device when no driver is bound to it: a malloc'd
  * copy, or NULL (gone, bound, no modalias). */
 char *fb_sysfs_unbound_modalias(const char *syspath);

@@ -49,8 +49,8 @@ static int path_fits(const char *path, const char *name)
 
 	if (len < SYSFS_PATH_MAX && (!name || strlen(name) < SYSFS_NAME_LEN))
 		return 0;
-	ERR("%s%s%s: path of %zu bytes does not fit libsysfs's %d-byte buffers; skipped", path,
-	    name ? "/" : "", name ? name : "", len, SYSFS_PATH_MAX);
+	ERR("%s%s%s: path of %zu bytes does not fit libsysfs's %d-byte buffers; skipped",
+	    path, name ? "/" : "", name ? name : "", len, SYSFS_PATH_MAX);
 	return -ENAMETOOLONG;
 }
 
@@ -63,8 +63,7 @@ static int components_fit(const char *path)
 		size_t len = strcspn(p, "/");
 
 		if (len >= SYSFS_NAME_LEN) {
-			ERR("%s: a path component of %zu bytes does not fit libsysfs's %d-byte "
-			    "names; skipped",
+			ERR("%s: a path component of %zu bytes does not fit libsysfs's %d-byte names; skipped",
 			    path, len, SYSFS_NAME_LEN);
 			return -ENAMETOOLONG;
 		}
@@ -184,8 +183,8 @@ int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n)
 		if (!canon)
 			continue;
 		if (strcmp(canon, cdev->path) != 0) {
-			WRN("%s/%s: libsysfs resolved it to %s, not %s; skipped", s->cls->path,
-			    cdev->name, cdev->path, canon);
+			WRN("%s/%s: libsysfs resolved it to %s, not %s; skipped",
+			    s->cls->path, cdev->name, cdev->path, canon);
 			free(canon);
 			continue;
 		}
@@ -285,14 +284,16 @@ int fb_sysfs_dev_attr_names(struct fb_sysfs_dev *d, char ***names, size_t *n)
 	if (!dir)
 		return errno == ENOMEM ? -ENOMEM : 0; /* gone: no attributes */
 	while ((de = readdir(dir))) {
-		if (de->d_name[0] == '.' && (!de->d_name[1] || strcmp(de->d_name, "..") == 0))
+		if (de->d_name[0] == '.' &&
+		    (!de->d_name[1] || strcmp(de->d_name, "..") == 0))
 			continue;
 		if (de->d_type != DT_REG && de->d_type != DT_UNKNOWN)
 			continue;
 		if (de->d_type == DT_UNKNOWN) {
 			struct stat st;
 
-			if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) <
+				    0 ||
 			    !S_ISREG(st.st_mode))
 				continue;
 		}
@@ -374,8 +375,8 @@ int fb_sysfs_dev_parents(struct fb_sysfs_dev *d, struct fb_parent **parents, siz
 	return 0;
 }
 
-int fb_sysfs_for_each_unbound(const char *const *subsystems, size_t n, fb_sysfs_unbound_fn fn,
-			      void *userdata)
+int fb_sysfs_for_each_unbound(const char *const *subsystems, size_t n,
+			      fb_sysfs_unbound_fn fn, void *userdata)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct sysfs_bus *bus = sysfs_open_bus(subsystems[i]);

@@ -110,7 +110,8 @@ int fb_sysfs_dev_open(struct fb_sysfs *s, const char *syspath, struct fb_sysfs_d
 	*d = NULL;
 	if (!ud)
 		return errno == ENOMEM ? -ENOMEM : -ENODEV;
-	if (!streq_ptr(udev_device_get_subsystem(ud), "graphics") || !udev_device_get_sysname(ud)) {
+	if (!streq_ptr(udev_device_get_subsystem(ud), "graphics") ||
+	    !udev_device_get_sysname(ud)) {
 		udev_device_unref(ud);
 		return -ENODEV;
 	}
@@ -212,8 +213,8 @@ int fb_sysfs_dev_parents(struct fb_sysfs_dev *d, struct fb_parent **parents, siz
 	return 0;
 }
 
-int fb_sysfs_for_each_unbound(const char *const *subsystems, size_t n, fb_sysfs_unbound_fn fn,
-			      void *userdata)
+int fb_sysfs_for_each_unbound(const char *const *subsystems, size_t n,
+			      fb_sysfs_unbound_fn fn, void *userdata)
 {
 	struct udev *udev = udev_new();
 	struct udev_enumerate *en = NULL;

@@ -75,8 +75,9 @@ int fb_table_add_column(struct fb_table *t, const char *name, double whint, bool
 		return -ENOMEM;
 	t->cols = c;
 	c += t->ncols;
-	*c = (struct plain_column){ .name = strdup(name), .whint = whint, .right = right,
-				    .number = number };
+	*c = (struct plain_column){
+		.name = strdup(name), .whint = whint, .right = right, .number = number
+	};
 	if (!c->name)
 		return -ENOMEM;
 	t->ncols++;
@@ -239,18 +240,21 @@ static void put_aligned_cell(const struct plain_column *col, const char *s, bool
 			fputc(' ', out);
 }
 
-static void put_raw_cell(const struct plain_column *col, const char *s, bool last, FILE *out)
+static void put_raw_cell(const struct plain_column *col, const char *s, bool last,
+			 FILE *out)
 {
 	put_raw(s, out);
 }
 
 /* The headings (unless noheadings) and the lines, a space between cells. */
 static void print_lines(const struct fb_table *t, FILE *out,
-			void (*put_cell)(const struct plain_column *, const char *, bool, FILE *))
+			void (*put_cell)(const struct plain_column *, const char *, bool,
+					 FILE *))
 {
 	for (size_t l = t->noheadings ? 1 : 0; l <= t->nlines; l++) {
 		for (size_t c = 0; c < t->ncols; c++) {
-			const char *v = l ? t->cells[(l - 1) * t->ncols + c] : t->cols[c].name;
+			const char *v =
+				l ? t->cells[(l - 1) * t->ncols + c] : t->cols[c].name;
 
 			if (c)
 				fputc(' ', out);

@@ -19,19 +19,19 @@
 
 const char fb_table_backend_name[] = "dlopen " SCOLS_SONAME;
 
-#define SCOLS_SYMBOLS(X)                                                                 \
-	X(scols_new_table)                                                               \
-	X(scols_unref_table)                                                             \
-	X(scols_table_enable_json)                                                       \
-	X(scols_table_enable_export)                                                     \
-	X(scols_table_enable_raw)                                                        \
-	X(scols_table_enable_noheadings)                                                 \
-	X(scols_table_set_name)                                                          \
-	X(scols_table_new_column)                                                        \
-	X(scols_column_set_json_type)                                                    \
-	X(scols_table_new_line)                                                          \
-	X(scols_line_refer_data)                                                         \
-	X(scols_table_set_stream)                                                        \
+#define SCOLS_SYMBOLS(X)                 \
+	X(scols_new_table)               \
+	X(scols_unref_table)             \
+	X(scols_table_enable_json)       \
+	X(scols_table_enable_export)     \
+	X(scols_table_enable_raw)        \
+	X(scols_table_enable_noheadings) \
+	X(scols_table_set_name)          \
+	X(scols_table_new_column)        \
+	X(scols_column_set_json_type)    \
+	X(scols_table_new_line)          \
+	X(scols_line_refer_data)         \
+	X(scols_table_set_stream)        \
 	X(scols_print_table)
 
 static struct {
@@ -54,11 +54,11 @@ static int scols_open(void)
 		    dlerror());
 		return state = -ELIBACC;
 	}
-#define SCOLS_RESOLVE(f)                                                                 \
-	*(void **)&sym.f = dlsym(h, #f);                                                 \
-	if (!sym.f) {                                                                    \
-		ERR("%s: symbol %s missing: %s", SCOLS_SONAME, #f, dlerror());           \
-		return state = -ELIBACC;                                                 \
+#define SCOLS_RESOLVE(f)                                                       \
+	*(void **)&sym.f = dlsym(h, #f);                                       \
+	if (!sym.f) {                                                          \
+		ERR("%s: symbol %s missing: %s", SCOLS_SONAME, #f, dlerror()); \
+		return state = -ELIBACC;                                       \
 	}
 	SCOLS_SYMBOLS(SCOLS_RESOLVE)
 #undef SCOLS_RESOLVE
@@ -110,7 +110,7 @@ int fb_table_add_column(struct fb_table *t, const char *name, double whint, bool
 			bool number)
 {
 	struct libscols_column *cl =
-	    sym.scols_table_new_column(t->tb, name, whint, right ? SCOLS_FL_RIGHT : 0);
+		sym.scols_table_new_column(t->tb, name, whint, right ? SCOLS_FL_RIGHT : 0);
 
 	if (!cl)
 		return -ENOMEM;

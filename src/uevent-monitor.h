@@ -22,7 +22,8 @@ extern const char fb_monitor_backend_name[];
 struct fb_monitor;
 
 struct fb_monitor_event {
-	const char *action, *subsystem, *sysname, *syspath; /* valid until the next receive */
+	const char *action, *subsystem, *sysname,
+		*syspath; /* valid until the next receive */
 	unsigned long long seqnum;
 	dev_t devnum; /* 0 when the event has no MAJOR/MINOR */
 };

@@ -24,7 +24,8 @@ static bool key_is_valid(const char *k, size_t n)
 	if (n == 0)
 		return false;
 	for (size_t i = 0; i < n; i++)
-		if (!((k[i] >= 'A' && k[i] <= 'Z') || (k[i] >= '0' && k[i] <= '9') || k[i] == '_'))
+		if (!((k[i] >= 'A' && k[i] <= 'Z') || (k[i] >= '0' && k[i] <= '9') ||
+		      k[i] == '_'))
 			return false;
 	return true;
 }
@@ -50,7 +51,8 @@ int fb_uevent_env_from_netlink(const char *buf, size_t len, struct fb_uevent_env
 	if (len == 0)
 		return reject(why, whylen, "empty message");
 	if (buf[len - 1] != '\0')
-		return reject(why, whylen, "message cut short (last field not terminated)");
+		return reject(why, whylen,
+			      "message cut short (last field not terminated)");
 	if (len >= 8 && memcmp(buf, "libudev", 8) == 0)
 		return reject(why, whylen, "a libudev message, not the kernel's");
 	header = buf;
@@ -71,7 +73,8 @@ int fb_uevent_env_from_netlink(const char *buf, size_t len, struct fb_uevent_env
 		for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 			const char **slot = (const char **)((char *)env + keys[i].offset);
 
-			if (strlen(keys[i].key) != klen || strncmp(p, keys[i].key, klen) != 0)
+			if (strlen(keys[i].key) != klen ||
+			    strncmp(p, keys[i].key, klen) != 0)
 				continue;
 			if (*slot)
 				return reject(why, whylen, "%s given twice", keys[i].key);
@@ -80,9 +83,11 @@ int fb_uevent_env_from_netlink(const char *buf, size_t len, struct fb_uevent_env
 		}
 		if (!known) {
 			/* Unknown keys are fine, but not twice either. */
-			for (const char *q = header + strlen(header) + 1; q < p; q += strlen(q) + 1)
+			for (const char *q = header + strlen(header) + 1; q < p;
+			     q += strlen(q) + 1)
 				if (strncmp(q, p, klen + 1) == 0)
-					return reject(why, whylen, "%.*s given twice", (int)klen, p);
+					return reject(why, whylen, "%.*s given twice",
+						      (int)klen, p);
 		}
 	}
 	if (!env->action || !env->devpath)

@@ -99,8 +99,10 @@ int fb_uevent_parse(const struct fb_uevent_env *env, struct fb_uevent *ev, char 
 		ev->action = FB_UEVENT_CHANGE;
 	} else if (strcmp(env->action, "remove") == 0) {
 		ev->action = FB_UEVENT_REMOVE;
-	} else if (strcmp(env->action, "bind") == 0 || strcmp(env->action, "unbind") == 0 ||
-		   strcmp(env->action, "move") == 0 || strcmp(env->action, "online") == 0 ||
+	} else if (strcmp(env->action, "bind") == 0 ||
+		   strcmp(env->action, "unbind") == 0 ||
+		   strcmp(env->action, "move") == 0 ||
+		   strcmp(env->action, "online") == 0 ||
 		   strcmp(env->action, "offline") == 0) {
 		snprintf(why, whylen, "ACTION=%s needs nothing done", env->action);
 		return 0;
@@ -119,7 +121,9 @@ int fb_uevent_parse(const struct fb_uevent_env *env, struct fb_uevent *ev, char 
 	}
 	if (!env->major || !env->minor || !env->devname)
 		return reject(why, whylen, "%s is missing",
-			      !env->major ? "MAJOR" : !env->minor ? "MINOR" : "DEVNAME");
+			      !env->major   ? "MAJOR"
+			      : !env->minor ? "MINOR"
+					    : "DEVNAME");
 	if (fb_uevent_parse_number(env->major, FB_DEVNUM_MAJOR_MAX, &maj) < 0)
 		return reject(why, whylen, "invalid MAJOR \"%.32s\"", env->major);
 	if (fb_uevent_parse_number(env->minor, FB_DEVNUM_MINOR_MAX, &min) < 0)
@@ -133,11 +137,13 @@ int fb_uevent_parse(const struct fb_uevent_env *env, struct fb_uevent *ev, char 
 			      env->devname);
 	base = strrchr(env->devpath, '/') + 1;
 	if (strcmp(base, env->devname) != 0)
-		return reject(why, whylen, "DEVNAME \"%.256s\" is not the device's name \"%.256s\"",
+		return reject(why, whylen,
+			      "DEVNAME \"%.256s\" is not the device's name \"%.256s\"",
 			      env->devname, base);
 	if (env->seqnum) {
 		if (fb_uevent_parse_number(env->seqnum, ~0ULL, &ev->seqnum) < 0)
-			return reject(why, whylen, "invalid SEQNUM \"%.32s\"", env->seqnum);
+			return reject(why, whylen, "invalid SEQNUM \"%.32s\"",
+				      env->seqnum);
 		ev->has_seqnum = true;
 	}
 	snprintf(ev->devpath, sizeof(ev->devpath), "%s", env->devpath);

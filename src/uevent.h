@@ -29,7 +29,7 @@ enum fb_uevent_action {
 struct fb_uevent {
 	enum fb_uevent_action action;
 	char devpath[FB_UEVENT_DEVPATH_MAX]; /* "/devices/.../graphics/fb0" */
-	char devname[NODE_NAME_MAX];	    /* "fb0", equal to the last component */
+	char devname[NODE_NAME_MAX]; /* "fb0", equal to the last component */
 	dev_t devnum;
 	unsigned long long seqnum;
 	bool has_seqnum;

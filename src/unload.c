@@ -118,7 +118,7 @@ static int remove_links_in(int fbfd, const char *devdir, const char *sub,
 			   const char *devname, void (*report)(const char *path))
 {
 	_cleanup_close_ int dfd =
-	    openat(fbfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		openat(fbfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	char linkdir[512], target[4096], path[4096];
 	struct dirent *de;
 	int removed = 0;
@@ -162,7 +162,7 @@ int fb_unload_remove_node(const char *devdir, const char *devname, dev_t devnum,
 			  void (*report)(const char *path))
 {
 	_cleanup_close_ int dfd =
-	    open(devdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		open(devdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	_cleanup_close_ int fbfd = -1;
 	char path[4096];
 	struct stat st;
@@ -187,8 +187,7 @@ int fb_unload_remove_node(const char *devdir, const char *devname, dev_t devnum,
 		} else {
 			/* Something else (a new device of the same name?): leave it
 			 * and the links that name it. */
-			WRN("%s: not removed, nor its links: it is not the character "
-			    "device %u:%u",
+			WRN("%s: not removed, nor its links: it is not the character device %u:%u",
 			    path, major(devnum), minor(devnum));
 			return 0;
 		}
@@ -221,7 +220,7 @@ int fb_unload_remove_node(const char *devdir, const char *devname, dev_t devnum,
 
 int fb_wait_gone(const char *path, unsigned timeout_ms)
 {
-	struct timespec step = {.tv_sec = 0, .tv_nsec = 20 * 1000 * 1000};
+	struct timespec step = { .tv_sec = 0, .tv_nsec = 20 * 1000 * 1000 };
 	unsigned waited = 0;
 	struct stat st;
 

@@ -17,20 +17,20 @@
 #include <sys/types.h>
 
 enum fb_unload_method {
-	FB_UNLOAD_NONE,		 /* cannot: no parent or no driver */
+	FB_UNLOAD_NONE, /* cannot: no parent or no driver */
 	FB_UNLOAD_REMOVE_MODULE, /* kmod_module_remove_module */
-	FB_UNLOAD_UNBIND,	 /* write the parent's name to driver/unbind */
+	FB_UNLOAD_UNBIND, /* write the parent's name to driver/unbind */
 };
 
 /* What is known when deciding. */
 struct fb_unload_facts {
 	bool has_parent;
 	bool has_driver;
-	bool has_module;	/* the driver is a loadable module */
-	long refcnt;		/* module refcount; < 0 unknown (built-in, gone) */
+	bool has_module; /* the driver is a loadable module */
+	long refcnt; /* module refcount; < 0 unknown (built-in, gone) */
 	unsigned bound_devices; /* devices bound to the driver, this one included */
-	bool on_platform_bus;	/* the parent is a platform device (vfb.0, vesafb.0) */
-	bool holders_present;	/* only possible with --force */
+	bool on_platform_bus; /* the parent is a platform device (vfb.0, vesafb.0) */
+	bool holders_present; /* only possible with --force */
 };
 
 /* Pure: remove the module only when it is loadable, its refcount is 0,

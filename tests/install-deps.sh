@@ -12,7 +12,7 @@ packages="
 	libpixman-1-dev libpng-dev libsysfs-dev
 	umockdev man-db groff-base bsdextrautils util-linux jq
 	qemu-system-x86 busybox-static cpio kmod fbset
-	clang libclang-rt-14-dev valgrind cppcheck
+	clang libclang-rt-14-dev valgrind cppcheck clang-format git
 "
 # shellcheck disable=SC2086
 missing=$(dpkg-query -W -f '${Status} ${Package}\n' $packages 2>&1 | grep -vc '^install ok installed' || true)

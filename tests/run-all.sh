@@ -92,4 +92,7 @@ step "fuzzing: every parser for ${FUZZ_SECONDS:-30} s"
 step "static analysis: cppcheck"
 (cd _build && make cppcheck)
 
+step "format: every C file as .clang-format has it"
+(cd _build && make format-check)
+
 step "all tiers passed"

@@ -36,8 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 	}
 	if (fb_parse_mode(text, &m) == 0) {
-		snprintf(back, sizeof(back), "%c:%ux%u%c-%u", m.kind, m.xres, m.yres, m.scan,
-			 m.refresh);
+		snprintf(back, sizeof(back), "%c:%ux%u%c-%u", m.kind, m.xres, m.yres,
+			 m.scan, m.refresh);
 		if (strlen(back) != len || strncmp(back, text, len) != 0)
 			__builtin_trap();
 	}

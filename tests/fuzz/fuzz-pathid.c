@@ -20,7 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(text, data, size);
 	text[size] = '\0';
-	for (tok = strtok_r(text, "/", &save); tok && n < 64; tok = strtok_r(NULL, "/", &save)) {
+	for (tok = strtok_r(text, "/", &save); tok && n < 64;
+	     tok = strtok_r(NULL, "/", &save)) {
 		chain[n].subsystem = subsystems[(unsigned char)tok[0] % 5];
 		chain[n].sysname = tok + 1;
 		n++;

@@ -17,7 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	if (fb_rules_parse_string(text, "fuzz.conf", &rules) == 0) {
-		(void)fb_rules_match(&rules, "fb0", "bochs-drm", "pci-0000:00:02.0", "bochsdrmfb");
+		(void)fb_rules_match(&rules, "fb0", "bochs-drm", "pci-0000:00:02.0",
+				     "bochsdrmfb");
 		(void)fb_rules_match(&rules, "fb1", NULL, NULL, NULL);
 	}
 	fb_rules_free(&rules);

@@ -42,11 +42,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		buf[size - 1] = '\0';
 		for (char *p = buf; p < buf + size - 1; p += strlen(p) + 1) {
-			static const char *const keys[] = { "ACTION=",	"DEVPATH=", "SUBSYSTEM=",
-							    "MAJOR=",	"MINOR=",   "DEVNAME=",
-							    "SEQNUM=" };
-			const char **slots[] = { &env.action, &env.devpath, &env.subsystem,
-						 &env.major,  &env.minor,   &env.devname,
+			static const char *const keys[] = {
+				"ACTION=", "DEVPATH=", "SUBSYSTEM=", "MAJOR=",
+				"MINOR=",  "DEVNAME=", "SEQNUM="
+			};
+			const char **slots[] = { &env.action,	 &env.devpath,
+						 &env.subsystem, &env.major,
+						 &env.minor,	 &env.devname,
 						 &env.seqnum };
 
 			for (size_t i = 0; i < 7; i++)

@@ -87,7 +87,8 @@ static void test_pixels(void)
 	uint8_t mem[64];
 	struct fb_bench_dev d = ram_dev(&fmts[6], mem, 4, 4, 16);
 
-	CHECK(fb_bench_fill_pixel(&d) == ((0x12u >> 3) << 11 | (0x34u >> 2) << 5 | 0x56u >> 3),
+	CHECK(fb_bench_fill_pixel(&d) ==
+		      ((0x12u >> 3) << 11 | (0x34u >> 2) << 5 | 0x56u >> 3),
 	      "RGB565 fill pixel 0x%x", fb_bench_fill_pixel(&d));
 	CHECK(fb_bench_compare_mask(&d) == 0xffff, "RGB565 mask");
 	d = ram_dev(&fmts[8], mem, 4, 4, 16);
@@ -110,13 +111,15 @@ static void test_mismatch(void)
 	struct fb_bench_validation v = { .passed = true };
 
 	fbk_fill(&d.vis, 0, 0, w, h, 0x123456, FBK_FILL_REFERENCE);
-	mem[stride - 1] = 0xee;			       /* padding: not compared */
-	mem[2 * stride + 4 * 7 + 3] = 0x77;	       /* X byte of 7,2: masked out */
-	fbk_put_pixel(&d.vis, 5, 3, 0x123457);	       /* a real mismatch */
-	fbk_put_pixel(&d.vis, 20, 8, 0x000000);	       /* and another */
-	CHECK(fb_bench_compare(&d, NULL, 0x123456, "fill", "test", &v) == 0, "compare ran");
+	mem[stride - 1] = 0xee; /* padding: not compared */
+	mem[2 * stride + 4 * 7 + 3] = 0x77; /* X byte of 7,2: masked out */
+	fbk_put_pixel(&d.vis, 5, 3, 0x123457); /* a real mismatch */
+	fbk_put_pixel(&d.vis, 20, 8, 0x000000); /* and another */
+	CHECK(fb_bench_compare(&d, NULL, 0x123456, "fill", "test", &v) == 0,
+	      "compare ran");
 	CHECK(!v.passed, "mismatch detected");
-	CHECK(v.mismatches == 2, "2 mismatches, got %llu", (unsigned long long)v.mismatches);
+	CHECK(v.mismatches == 2, "2 mismatches, got %llu",
+	      (unsigned long long)v.mismatches);
 	CHECK(v.have_first && v.first.x == 5 && v.first.y == 3, "first at 5,3: %u,%u",
 	      v.first.x, v.first.y);
 	CHECK(v.first.expected == 0x123456 && v.first.got == 0x123457, "values 0x%x 0x%x",
@@ -127,8 +130,8 @@ static void test_mismatch(void)
 }
 
 /* Run on a RAM device; everything must be byte-identical afterwards. */
-static void run_and_check_restored(const struct fmt *f, unsigned w, unsigned h, size_t pad,
-				   bool quick, int expect_rc)
+static void run_and_check_restored(const struct fmt *f, unsigned w, unsigned h,
+				   size_t pad, bool quick, int expect_rc)
 {
 	size_t stride = fbk_row_bytes(f->bpp == 15 ? 16 : f->bpp, w) + pad;
 	size_t len = stride * h;
@@ -140,14 +143,14 @@ static void run_and_check_restored(const struct fmt *f, unsigned w, unsigned h, 
 	randomize(mem, len, w * 31 + h);
 	memcpy(before, mem, len);
 	int rc = fb_bench_run(&d, &o, rep);
-	CHECK(rc == expect_rc, "%s %ux%u pad %zu quick %d: rc %d", f->name, w, h, pad, quick,
-	      rc);
+	CHECK(rc == expect_rc, "%s %ux%u pad %zu quick %d: rc %d", f->name, w, h, pad,
+	      quick, rc);
 	CHECK(rep->restored, "%s: restored", f->name);
 	CHECK(memcmp(mem, before, len) == 0, "%s %ux%u: contents restored byte for byte",
 	      f->name, w, h);
 	if (expect_rc == 0) {
-		CHECK(rep->validation.passed, "%s %ux%u pad %zu: validation: %llu mismatches, "
-		      "first %s/%s at %u,%u want 0x%x got 0x%x",
+		CHECK(rep->validation.passed,
+		      "%s %ux%u pad %zu: validation: %llu mismatches, first %s/%s at %u,%u want 0x%x got 0x%x",
 		      f->name, w, h, pad, (unsigned long long)rep->validation.mismatches,
 		      rep->validation.first.op, rep->validation.first.strategy,
 		      rep->validation.first.x, rep->validation.first.y,
@@ -266,7 +269,8 @@ static void test_device_loss(void)
 	CHECK(ftruncate(fd, (off_t)len) == 0, "grow back");
 	d.syspath = "/nonexistent/sys/class/graphics/fb9";
 	CHECK(fb_bench_run(&d, &o, rep) == -ENODEV, "sysfs entry gone");
-	CHECK(rep->device_removed && rep->restored, "removed; memory still there: restored");
+	CHECK(rep->device_removed && rep->restored,
+	      "removed; memory still there: restored");
 	munmap(map, len);
 	close(fd);
 	free(rep);
@@ -275,8 +279,11 @@ static void test_device_loss(void)
 /* The geometry check names the one condition that fails, not a list of them. */
 static void test_geometry(void)
 {
-	struct fb_var_screeninfo var = { .xres = 640, .yres = 480, .xres_virtual = 640,
-					 .yres_virtual = 480, .bits_per_pixel = 32 };
+	struct fb_var_screeninfo var = { .xres = 640,
+					 .yres = 480,
+					 .xres_virtual = 640,
+					 .yres_virtual = 480,
+					 .bits_per_pixel = 32 };
 	struct fb_fix_screeninfo fix = { .line_length = 2560, .smem_len = 2560 * 480 };
 	struct fb_var_screeninfo v;
 	struct fb_fix_screeninfo f;
@@ -286,11 +293,13 @@ static void test_geometry(void)
 	f = fix;
 	f.smem_len = 65536;
 	CHECK(fb_bench_geometry_error(&var, &f, 32, why, sizeof(why)) &&
-		      strcmp(why, "line_length 2560 × yres_virtual 480 = 1228800 > smem_len 65536") ==
+		      strcmp(why,
+			     "line_length 2560 × yres_virtual 480 = 1228800 > smem_len 65536") ==
 			      0,
 	      "overrun: %s", why);
 	f.smem_len = 0;
-	CHECK(fb_bench_geometry_error(&var, &f, 32, why, sizeof(why)) && strstr(why, "> smem_len 0"),
+	CHECK(fb_bench_geometry_error(&var, &f, 32, why, sizeof(why)) &&
+		      strstr(why, "> smem_len 0"),
 	      "smem_len 0: %s", why);
 	v = var;
 	v.xres = 0;
@@ -306,12 +315,15 @@ static void test_geometry(void)
 	f.line_length = 1280;
 	f.smem_len = 1280 * 480;
 	CHECK(fb_bench_geometry_error(&var, &f, 32, why, sizeof(why)) &&
-		      strcmp(why, "line_length 1280 < 2560 bytes for 640 pixels of 32 bpp") == 0,
+		      strcmp(why,
+			     "line_length 1280 < 2560 bytes for 640 pixels of 32 bpp") ==
+			      0,
 	      "short line: %s", why);
 	v = var;
 	v.yoffset = 1;
 	CHECK(fb_bench_geometry_error(&v, &fix, 32, why, sizeof(why)) &&
-		      strcmp(why, "visible area 640x480+0+1 outside the virtual 640x480") == 0,
+		      strcmp(why,
+			     "visible area 640x480+0+1 outside the virtual 640x480") == 0,
 	      "yoffset: %s", why);
 	v = var;
 	v.xoffset = 0xffffffffu; /* no wrap-around in the sum */
@@ -331,7 +343,8 @@ static void test_snapshots(void)
 	struct fb_bench_dev d = ram_dev(&fmts[6], mem, w, h, stride);
 	struct fb_bench_snaps snaps;
 	d.visual = FB_VISUAL_TRUECOLOR; /* what snap.c decodes the format from */
-	struct fb_bench_opts o = { .quick = true, .validated = fb_bench_snaps_validated,
+	struct fb_bench_opts o = { .quick = true,
+				   .validated = fb_bench_snaps_validated,
 				   .validated_arg = &snaps };
 	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
 	char dir[256], path[512], victim[512], buf[8] = "";
@@ -341,7 +354,8 @@ static void test_snapshots(void)
 	struct stat st;
 	int fd;
 
-	snprintf(dir, sizeof(dir), "%s/fbclass-bench-snap.XXXXXX", getenv("TMPDIR") ?: "/tmp");
+	snprintf(dir, sizeof(dir), "%s/fbclass-bench-snap.XXXXXX",
+		 getenv("TMPDIR") ?: "/tmp");
 	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
 	snprintf(path, sizeof(path), "%s/missing", dir);
 	CHECK(fb_bench_snaps_open(&snaps, path) == -ENOENT, "a missing DIR is refused");
@@ -362,9 +376,10 @@ static void test_snapshots(void)
 		snprintf(want, sizeof(want), "%s/ram0-%s.png", dir, ops[i]);
 		CHECK(strcmp(snaps.shots[i].op, ops[i]) == 0 && snaps.shots[i].passed,
 		      "snapshot %zu is %s, passed", i, ops[i]);
-		CHECK(strcmp(snaps.shots[i].file, want) == 0, "file %s", snaps.shots[i].file);
-		CHECK(lstat(want, &st) == 0 && S_ISREG(st.st_mode), "%s is a regular file",
-		      want);
+		CHECK(strcmp(snaps.shots[i].file, want) == 0, "file %s",
+		      snaps.shots[i].file);
+		CHECK(lstat(want, &st) == 0 && S_ISREG(st.st_mode),
+		      "%s is a regular file", want);
 	}
 	fd = open(victim, O_RDONLY);
 	CHECK(fd >= 0 && read(fd, buf, sizeof(buf)) == 4 && memcmp(buf, "keep", 4) == 0,
@@ -380,8 +395,8 @@ static void test_snapshots(void)
 	CHECK(png_image_finish_read(&img, NULL, rgb, 0, NULL) != 0, "decode");
 	for (size_t i = 0; i < (size_t)w * h; i++)
 		if (rgb[i * 3] != 16 || rgb[i * 3 + 1] != 53 || rgb[i * 3 + 2] != 82) {
-			CHECK(0, "fill pixel %zu is %u,%u,%u", i, rgb[i * 3], rgb[i * 3 + 1],
-			      rgb[i * 3 + 2]);
+			CHECK(0, "fill pixel %zu is %u,%u,%u", i, rgb[i * 3],
+			      rgb[i * 3 + 1], rgb[i * 3 + 2]);
 			break;
 		}
 	fb_bench_snaps_close(&snaps);

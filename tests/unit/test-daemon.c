@@ -23,7 +23,8 @@ static void test_notify_address(void)
 	CHECK_INTEQ(fb_notify_address("/run/systemd/notify", &sa, &len), 0);
 	CHECK_INTEQ(sa.sun_family, AF_UNIX);
 	CHECK_STREQ(sa.sun_path, "/run/systemd/notify");
-	CHECK_INTEQ(len, offsetof(struct sockaddr_un, sun_path) + strlen("/run/systemd/notify") + 1);
+	CHECK_INTEQ(len, offsetof(struct sockaddr_un, sun_path) +
+				 strlen("/run/systemd/notify") + 1);
 
 	CHECK_INTEQ(fb_notify_address("@fbclassctl/notify", &sa, &len), 0);
 	CHECK_INTEQ(sa.sun_path[0], '\0');
@@ -134,17 +135,22 @@ static void test_options(void)
 
 static void test_classify(void)
 {
-	static const char *const sync[] = { "add", "change", "remove", "bind", "unbind", "move" };
+	static const char *const sync[] = { "add",  "change", "remove",
+					    "bind", "unbind", "move" };
 
 	for (size_t i = 0; i < sizeof(sync) / sizeof(sync[0]); i++) {
-		CHECK_INTEQ(fb_daemon_classify("graphics", sync[i], true, false), FB_DAEMON_SYNC);
-		CHECK_INTEQ(fb_daemon_classify("graphics", sync[i], true, true), FB_DAEMON_SYNC);
+		CHECK_INTEQ(fb_daemon_classify("graphics", sync[i], true, false),
+			    FB_DAEMON_SYNC);
+		CHECK_INTEQ(fb_daemon_classify("graphics", sync[i], true, true),
+			    FB_DAEMON_SYNC);
 		/* fbcon: no node, nothing to do */
 		CHECK_INTEQ(fb_daemon_classify("graphics", sync[i], false, true),
 			    FB_DAEMON_IGNORE);
 	}
-	CHECK_INTEQ(fb_daemon_classify("graphics", "online", true, false), FB_DAEMON_IGNORE);
-	CHECK_INTEQ(fb_daemon_classify("graphics", "bogus", true, false), FB_DAEMON_IGNORE);
+	CHECK_INTEQ(fb_daemon_classify("graphics", "online", true, false),
+		    FB_DAEMON_IGNORE);
+	CHECK_INTEQ(fb_daemon_classify("graphics", "bogus", true, false),
+		    FB_DAEMON_IGNORE);
 	CHECK_INTEQ(fb_daemon_classify("graphics", NULL, true, false), FB_DAEMON_IGNORE);
 	CHECK_INTEQ(fb_daemon_classify(NULL, "add", true, false), FB_DAEMON_IGNORE);
 	/* bus devices: only add, only with --load-modules */

@@ -9,8 +9,8 @@ struct bf {
 	unsigned len, off;
 };
 
-static struct fb_var_screeninfo var_rgb(unsigned bpp, struct bf r, struct bf g, struct bf b,
-					struct bf t)
+static struct fb_var_screeninfo var_rgb(unsigned bpp, struct bf r, struct bf g,
+					struct bf b, struct bf t)
 {
 	struct fb_var_screeninfo v = { .bits_per_pixel = bpp };
 
@@ -31,9 +31,9 @@ static void fmt_is(const struct fb_var_screeninfo *v, uint32_t visual, const cha
 	ASSERT_INT_EQ(f.kind, kind);
 }
 
-#define RGB(bpp, rl, ro, gl, go, bl, bo, tl, to)                                          \
-	var_rgb(bpp, (struct bf){ rl, ro }, (struct bf){ gl, go }, (struct bf){ bl, bo },  \
-		(struct bf){ tl, to })
+#define RGB(bpp, rl, ro, gl, go, bl, bo, tl, to)                   \
+	var_rgb(bpp, (struct bf){ rl, ro }, (struct bf){ gl, go }, \
+		(struct bf){ bl, bo }, (struct bf){ tl, to })
 
 static void test_formats(void)
 {
@@ -121,7 +121,8 @@ static void test_formats(void)
 	v = RGB(0, 0, 0, 0, 0, 0, 0, 0, 0); /* bits_per_pixel 0 */
 	fmt_is(&v, TC, "unknown(r0/0,g0/0,b0/0,t0/0)", FB_PIXEL_UNKNOWN);
 	v = RGB(32, 8, 16, 8, 8, 8, 0, 0, 0);
-	fmt_is(&v, FB_VISUAL_PSEUDOCOLOR, "unknown(r8/16,g8/8,b8/0,t0/0)", FB_PIXEL_UNKNOWN);
+	fmt_is(&v, FB_VISUAL_PSEUDOCOLOR, "unknown(r8/16,g8/8,b8/0,t0/0)",
+	       FB_PIXEL_UNKNOWN);
 	v = RGB(64, 16, 32, 16, 16, 16, 0, 0, 0);
 	fmt_is(&v, TC, "unknown(r16/32,g16/16,b16/0,t0/0)", FB_PIXEL_UNKNOWN);
 }
@@ -153,15 +154,17 @@ static void test_names(void)
 
 	ASSERT_STR_EQ(fb_accel_name(FB_ACCEL_NONE), "NONE");
 	ASSERT_STR_EQ(fb_accel_name(FB_ACCEL_MATROX_MGAG400), "MATROX_MGAG400");
-	ASSERT_STR_EQ(fb_accel_name(FB_ACCEL_CIRRUS_ALPINE), "TRIDENT_BLADEXP/CIRRUS_ALPINE");
+	ASSERT_STR_EQ(fb_accel_name(FB_ACCEL_CIRRUS_ALPINE),
+		      "TRIDENT_BLADEXP/CIRRUS_ALPINE");
 	ASSERT_STR_EQ(fb_accel_name(FB_ACCEL_PUV3_UNIGFX), "PUV3_UNIGFX");
 	ASSERT_NULL(fb_accel_name(0x7777));
 
 	ASSERT_STR_EQ(fb_sync_names(0, buf, sizeof(buf)), "none");
-	ASSERT_STR_EQ(fb_sync_names(FB_SYNC_HOR_HIGH_ACT | FB_SYNC_VERT_HIGH_ACT, buf, sizeof(buf)),
+	ASSERT_STR_EQ(fb_sync_names(FB_SYNC_HOR_HIGH_ACT | FB_SYNC_VERT_HIGH_ACT, buf,
+				    sizeof(buf)),
 		      "HOR_HIGH_ACT VERT_HIGH_ACT");
-	ASSERT_STR_EQ(fb_sync_names(FB_SYNC_EXT | FB_SYNC_COMP_HIGH_ACT | FB_SYNC_BROADCAST |
-					    FB_SYNC_ON_GREEN | 0x100,
+	ASSERT_STR_EQ(fb_sync_names(FB_SYNC_EXT | FB_SYNC_COMP_HIGH_ACT |
+					    FB_SYNC_BROADCAST | FB_SYNC_ON_GREEN | 0x100,
 				    buf, sizeof(buf)),
 		      "EXT COMP_HIGH_ACT BROADCAST ON_GREEN 0x100");
 	ASSERT_STR_EQ(fb_vmode_names(0, buf, sizeof(buf)), "NONINTERLACED");
@@ -172,10 +175,12 @@ static void test_names(void)
 		      "NONINTERLACED SMOOTH_XPAN 0x4000");
 	ASSERT_STR_EQ(fb_vmode_names(0x20, buf, sizeof(buf)), "0x20");
 	ASSERT_STR_EQ(fb_activate_names(FB_ACTIVATE_NOW, buf, sizeof(buf)), "NOW");
-	ASSERT_STR_EQ(fb_activate_names(FB_ACTIVATE_TEST | FB_ACTIVATE_FORCE, buf, sizeof(buf)),
+	ASSERT_STR_EQ(fb_activate_names(FB_ACTIVATE_TEST | FB_ACTIVATE_FORCE, buf,
+					sizeof(buf)),
 		      "TEST FORCE");
-	ASSERT_STR_EQ(fb_activate_names(FB_ACTIVATE_NXTOPEN | FB_ACTIVATE_VBL | FB_ACTIVATE_ALL |
-						FB_ACTIVATE_INV_MODE | FB_ACTIVATE_KD_TEXT,
+	ASSERT_STR_EQ(fb_activate_names(FB_ACTIVATE_NXTOPEN | FB_ACTIVATE_VBL |
+						FB_ACTIVATE_ALL | FB_ACTIVATE_INV_MODE |
+						FB_ACTIVATE_KD_TEXT,
 					buf, sizeof(buf)),
 		      "NXTOPEN VBL ALL INV_MODE KD_TEXT");
 	ASSERT_STR_EQ(fb_activate_names(5 | 0x10000, buf, sizeof(buf)), "0x5 0x10000");
@@ -215,8 +220,10 @@ static void test_refresh(void)
 	v = (struct fb_var_screeninfo){ .pixclock = 1 };
 	ASSERT_INT_EQ(fb_refresh_mhz(&v), 0);
 	/* Huge timings do not overflow. */
-	v = (struct fb_var_screeninfo){ .pixclock = UINT32_MAX, .xres = UINT32_MAX,
-					.yres = UINT32_MAX, .left_margin = UINT32_MAX,
+	v = (struct fb_var_screeninfo){ .pixclock = UINT32_MAX,
+					.xres = UINT32_MAX,
+					.yres = UINT32_MAX,
+					.left_margin = UINT32_MAX,
 					.upper_margin = UINT32_MAX };
 	ASSERT_INT_EQ(fb_refresh_mhz(&v), 0);
 }
@@ -283,15 +290,20 @@ static void test_fbset(void)
  * behaviour. */
 static void test_fbset_huge_refresh(void)
 {
-	struct fb_var_screeninfo v = { .xres = 1, .yres = 1, .xres_virtual = 1,
-				       .yres_virtual = 1, .bits_per_pixel = 8, .pixclock = 1 };
+	struct fb_var_screeninfo v = { .xres = 1,
+				       .yres = 1,
+				       .xres_virtual = 1,
+				       .yres_virtual = 1,
+				       .bits_per_pixel = 8,
+				       .pixclock = 1 };
 
-	fbset_is(&v, "\nmode \"1x1--2147483648\"\n"
-		     "    # D: 1000000.000 MHz, H: 1000000000.000 kHz, V: 1000000000000.000 Hz\n"
-		     "    geometry 1 1 1 1 8\n"
-		     "    timings 1 0 0 0 0 0 0\n"
-		     "    rgba 0/0,0/0,0/0,0/0\n"
-		     "endmode\n\n");
+	fbset_is(&v,
+		 "\nmode \"1x1--2147483648\"\n"
+		 "    # D: 1000000.000 MHz, H: 1000000000.000 kHz, V: 1000000000000.000 Hz\n"
+		 "    geometry 1 1 1 1 8\n"
+		 "    timings 1 0 0 0 0 0 0\n"
+		 "    rgba 0/0,0/0,0/0,0/0\n"
+		 "endmode\n\n");
 }
 
 int main(void)

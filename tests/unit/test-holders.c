@@ -17,13 +17,13 @@ static void test_maps_parser(void)
 {
 	struct fb_maps_entry e;
 	char l1[] =
-	    "7f3a1c000000-7f3a1c3e8000 rw-s 00000000 00:05 17                         "
-	    "/dev/fb0\n";
+		"7f3a1c000000-7f3a1c3e8000 rw-s 00000000 00:05 17                         "
+		"/dev/fb0\n";
 	char l2[] =
-	    "55d0c0a00000-55d0c0a21000 rw-p 00000000 00:00 0                          "
-	    "[heap]";
+		"55d0c0a00000-55d0c0a21000 rw-p 00000000 00:00 0                          "
+		"[heap]";
 	char l3[] =
-	    "7ffd1000-7ffd2000 r--p 00001000 fe:01 1234567 /usr/lib/x.so (deleted)";
+		"7ffd1000-7ffd2000 r--p 00001000 fe:01 1234567 /usr/lib/x.so (deleted)";
 	char l4[] = "00400000-00401000 r-xp 00000000 1d:01 9";
 	char bad1[] = "7f3a1c000000 rw-s 00000000 00:05 17 /dev/fb0";
 	char bad2[] = "2000-1000 rw-s 00000000 00:05 17 /dev/fb0";
@@ -94,7 +94,7 @@ static void test_small_parsers(void)
 
 static void test_describe(void)
 {
-	struct fb_holder h = {.pid = 1, .fds = {3, 7}, .n_fds = 2};
+	struct fb_holder h = { .pid = 1, .fds = { 3, 7 }, .n_fds = 2 };
 	char buf[128];
 
 	ASSERT_STR_EQ(fb_holder_describe(&h, buf, sizeof(buf)), "fd 3,7");
@@ -222,12 +222,12 @@ static const struct fb_holder *find(const struct fb_holder_list *l, pid_t pid)
 static void check_scan(const struct stat *idnode, bool expect_denied)
 {
 	struct fb_holder_target t[2] = {
-	    {.name = "null", .rdev = makedev(1, 3)},
-	    {.name = "fb7",
-	     .rdev = makedev(29, 7),
-	     .has_node = true,
-	     .node_dev = idnode->st_dev,
-	     .node_ino = idnode->st_ino},
+		{ .name = "null", .rdev = makedev(1, 3) },
+		{ .name = "fb7",
+		  .rdev = makedev(29, 7),
+		  .has_node = true,
+		  .node_dev = idnode->st_dev,
+		  .node_ino = idnode->st_ino },
 	};
 	struct fb_holder_list l;
 	const struct fb_holder *h;

@@ -56,8 +56,8 @@ static bool same(const uint8_t *got, const uint8_t *want, size_t n, const char *
 {
 	for (size_t i = 0; i < n; i++) {
 		if (got[i] != want[i]) {
-			CHECK(false, "%s: byte %zu: got 0x%02x, want 0x%02x", what, i, got[i],
-			      want[i]);
+			CHECK(false, "%s: byte %zu: got 0x%02x, want 0x%02x", what, i,
+			      got[i], want[i]);
 			return false;
 		}
 	}
@@ -79,7 +79,8 @@ static void test_pixels(void)
 	CHECK(buf[0] == 0x0c, "2 bpp: pixel 1 in bits 2-3, got 0x%02x", buf[0]);
 
 	uint8_t b;
-	CHECK(fbk_pixel_is_byte_uniform(32, 0x00123456, &b) == false, "32 bpp not uniform");
+	CHECK(fbk_pixel_is_byte_uniform(32, 0x00123456, &b) == false,
+	      "32 bpp not uniform");
 	CHECK(fbk_pixel_is_byte_uniform(16, 0xabab, &b) && b == 0xab, "16 bpp uniform");
 	CHECK(fbk_pixel_is_byte_uniform(4, 0x5, &b) && b == 0x55, "4 bpp replicated");
 	CHECK(fbk_pixel_is_byte_uniform(1, 1, &b) && b == 0xff, "1 bpp replicated");
@@ -96,7 +97,8 @@ static void test_fill_one(unsigned bpp, unsigned width, unsigned pad, unsigned b
 	struct fbk_surface sw = { want + GUARD + base, stride, width, height, bpp };
 	/* The whole surface, and an inner rectangle with odd edges. */
 	unsigned rects[2][4] = { { 0, 0, width, height },
-				 { width > 2 ? 1 : 0, 1, width > 2 ? width - 2 : width, 1 } };
+				 { width > 2 ? 1 : 0, 1, width > 2 ? width - 2 : width,
+				   1 } };
 
 	for (unsigned i = 0; i < 2; i++) {
 		unsigned *r = rects[i];
@@ -107,14 +109,15 @@ static void test_fill_one(unsigned bpp, unsigned width, unsigned pad, unsigned b
 			      "%s refused", fbk_fill_method_name(m));
 			break;
 		}
-		CHECK(fbk_fill(&sw, r[0], r[1], r[2], r[3], pixel, FBK_FILL_REFERENCE) == 0,
+		CHECK(fbk_fill(&sw, r[0], r[1], r[2], r[3], pixel, FBK_FILL_REFERENCE) ==
+			      0,
 		      "reference");
 		int rc = fbk_fill(&sg, r[0], r[1], r[2], r[3], pixel, m);
 		char what[160];
 		snprintf(what, sizeof(what),
 			 "fill %s bpp %u width %u pad %u base %u rect %u,%u %ux%u pixel 0x%x",
-			 fbk_fill_method_name(m), bpp, width, pad, base, r[0], r[1], r[2], r[3],
-			 pixel);
+			 fbk_fill_method_name(m), bpp, width, pad, base, r[0], r[1], r[2],
+			 r[3], pixel);
 		CHECK(rc == 0, "%s: rc %d", what, rc);
 		same(got, want, size, what);
 	}
@@ -124,7 +127,8 @@ static void test_fill_one(unsigned bpp, unsigned width, unsigned pad, unsigned b
 
 static void test_fill(void)
 {
-	const uint32_t pixels[] = { 0x123456, 0xf81f, 0x00123456, 0, 0xffffffff, 0xa5a5a5a5 };
+	const uint32_t pixels[] = { 0x123456, 0xf81f,	  0x00123456,
+				    0,	      0xffffffff, 0xa5a5a5a5 };
 
 	for (size_t b = 0; b < ARRAY_SIZE_T(bpps); b++)
 		for (size_t w = 0; w < ARRAY_SIZE_T(widths); w++)
@@ -133,9 +137,11 @@ static void test_fill(void)
 					for (int m = 0; m < _FBK_FILL_MAX; m++) {
 						if (!fbk_fill_method_cpu_ok(m))
 							continue;
-						for (size_t c = 0; c < ARRAY_SIZE_T(pixels); c++)
-							test_fill_one(bpps[b], widths[w], pads[p],
-								      bases[o], m, pixels[c]);
+						for (size_t c = 0;
+						     c < ARRAY_SIZE_T(pixels); c++)
+							test_fill_one(bpps[b], widths[w],
+								      pads[p], bases[o],
+								      m, pixels[c]);
 					}
 }
 
@@ -157,42 +163,44 @@ static void test_fill_large(void)
  */
 static void test_fill_alignment(void)
 {
-	static const unsigned long_rows[] = {96,  191, 192,  193,  959,
-					     960, 961, 1152, 1153, 2047};
-	static const unsigned apads[] = {0, 5, 64};
+	static const unsigned long_rows[] = { 96,  191, 192,  193,  959,
+					      960, 961, 1152, 1153, 2047 };
+	static const unsigned apads[] = { 0, 5, 64 };
 	/* memset needs a pixel of equal bytes; every other method gets a real one */
-	static const uint32_t apixels[2] = {0x00123456, 0xa5a5a5a5};
+	static const uint32_t apixels[2] = { 0x00123456, 0xa5a5a5a5 };
 	const unsigned height = 2, n_widths = 67 + (unsigned)ARRAY_SIZE_T(long_rows);
 	size_t size = (2100 + 64) * height + 2 * GUARD + 64;
 	uint8_t *orig = malloc(size), *got = malloc(size),
-		*want[2] = {malloc(size), malloc(size)};
+		*want[2] = { malloc(size), malloc(size) };
 	char what[160];
 
 	for (unsigned bpp = 8; bpp <= 32; bpp += 8)
 		for (unsigned wi = 0; wi < n_widths; wi++) {
 			unsigned Bpp = bpp / 8;
 			unsigned width =
-			    wi < 67 ? wi + 1 : (long_rows[wi - 67] + Bpp - 1) / Bpp;
+				wi < 67 ? wi + 1 : (long_rows[wi - 67] + Bpp - 1) / Bpp;
 
 			for (size_t p = 0; p < ARRAY_SIZE_T(apads); p++)
 				for (unsigned base = 0; base < 64; base++) {
 					size_t stride =
-					    fbk_row_bytes(bpp, width) + apads[p];
+						fbk_row_bytes(bpp, width) + apads[p];
 					size_t span = 2 * GUARD + 64 + stride * height;
 
 					randomize(orig, span);
 					for (int k = 0; k < 2; k++) {
 						struct fbk_surface sw = {
-						    want[k] + GUARD + base, stride, width,
-						    height, bpp};
+							want[k] + GUARD + base, stride,
+							width, height, bpp
+						};
 						memcpy(want[k], orig, span);
 						fbk_fill(&sw, 0, 0, width, height,
 							 apixels[k], FBK_FILL_REFERENCE);
 					}
 					for (int m = 0; m < _FBK_FILL_MAX; m++) {
-						struct fbk_surface sg = {
-						    got + GUARD + base, stride, width,
-						    height, bpp};
+						struct fbk_surface sg = { got + GUARD +
+										  base,
+									  stride, width,
+									  height, bpp };
 						int k = m == FBK_FILL_MEMSET;
 
 						if (m == FBK_FILL_REFERENCE ||
@@ -203,8 +211,7 @@ static void test_fill_alignment(void)
 						int rc = fbk_fill(&sg, 0, 0, width,
 								  height, apixels[k], m);
 						snprintf(what, sizeof(what),
-							 "fill %s bpp %u width %u pad %u "
-							 "base %u",
+							 "fill %s bpp %u width %u pad %u base %u",
 							 fbk_fill_method_name(m), bpp,
 							 width, apads[p], base);
 						CHECK(rc == 0, "%s: rc %d", what, rc);
@@ -227,7 +234,8 @@ static void test_copy_one(unsigned bpp, unsigned width, unsigned pad, unsigned b
 	uint8_t *got = malloc(size), *want = malloc(size), *src = malloc(size);
 	struct fbk_surface sg = { got + GUARD + base, stride, width, height, bpp };
 	struct fbk_surface sw = { want + GUARD + base, stride, width, height, bpp };
-	struct fbk_surface ss = { src + GUARD + (base + 3) % 32, stride, width, height, bpp };
+	struct fbk_surface ss = { src + GUARD + (base + 3) % 32, stride, width, height,
+				  bpp };
 	char what[160];
 
 	/* Upload: another buffer, another alignment. */
@@ -255,8 +263,9 @@ static void test_copy_one(unsigned bpp, unsigned width, unsigned pad, unsigned b
 			continue;
 		randomize(got, size);
 		memcpy(want, got, size);
-		snprintf(what, sizeof(what), "scroll %d,%d %s bpp %u width %u pad %u base %u",
-			 mx, my, fbk_copy_method_name(m), bpp, width, pad, base);
+		snprintf(what, sizeof(what),
+			 "scroll %d,%d %s bpp %u width %u pad %u base %u", mx, my,
+			 fbk_copy_method_name(m), bpp, width, pad, base);
 		if (!fbk_copy_method_usable(m, &sg, &sg))
 			break;
 		fbk_copy(&sw, dx, dy, &sw, sx, sy, w, h, FBK_COPY_REFERENCE);
@@ -280,7 +289,8 @@ static void test_copy(void)
 					for (int m = 0; m < _FBK_COPY_MAX; m++)
 						if (fbk_copy_method_cpu_ok(m))
 							test_copy_one(bpps[b], widths[w],
-								      pads[p], bases[o], m);
+								      pads[p], bases[o],
+								      m);
 }
 
 static void test_reject(void)
@@ -288,8 +298,10 @@ static void test_reject(void)
 	uint8_t buf[64];
 	struct fbk_surface s = { buf, 16, 4, 4, 32 };
 
-	CHECK(fbk_fill(&s, 1, 0, 4, 1, 0, FBK_FILL_AUTO) == -EINVAL, "rect past the right edge");
-	CHECK(fbk_fill(&s, 0, 4, 1, 1, 0, FBK_FILL_AUTO) == -EINVAL, "rect past the bottom");
+	CHECK(fbk_fill(&s, 1, 0, 4, 1, 0, FBK_FILL_AUTO) == -EINVAL,
+	      "rect past the right edge");
+	CHECK(fbk_fill(&s, 0, 4, 1, 1, 0, FBK_FILL_AUTO) == -EINVAL,
+	      "rect past the bottom");
 	s.bpp = 12;
 	CHECK(fbk_fill(&s, 0, 0, 1, 1, 0, FBK_FILL_AUTO) == -EINVAL, "bpp 12");
 	s.bpp = 32;
@@ -309,15 +321,16 @@ static void test_cpulist(void)
 		const char *list;
 		unsigned n;
 	} cases[] = {
-		{ "0\n", 1 },	   { "0-1\n", 2 },	  { "0-3,8-11\n", 8 }, { "0,2,4\n", 3 },
-		{ "5-5", 1 },	   { "", 0 },		  { "x", 0 },	       { "3-1\n", 0 },
-		{ "0-\n", 0 },	   { "0,,1\n", 0 },	  { "-1\n", 0 },	       { "1x\n", 0 },
+		{ "0\n", 1 },	  { "0-1\n", 2 },  { "0-3,8-11\n", 8 }, { "0,2,4\n", 3 },
+		{ "5-5", 1 },	  { "", 0 },	   { "x", 0 },		{ "3-1\n", 0 },
+		{ "0-\n", 0 },	  { "0,,1\n", 0 }, { "-1\n", 0 },	{ "1x\n", 0 },
 		{ "99999\n", 0 }, { "0-3,\n", 4 },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		CHECK(fbk_cpulist_count(cases[i].list) == cases[i].n, "cpulist \"%s\": %u, want %u",
-		      cases[i].list, fbk_cpulist_count(cases[i].list), cases[i].n);
+		CHECK(fbk_cpulist_count(cases[i].list) == cases[i].n,
+		      "cpulist \"%s\": %u, want %u", cases[i].list,
+		      fbk_cpulist_count(cases[i].list), cases[i].n);
 	/* AUTO goes non-temporal at 3/4 of a CPU's share of the LLC. */
 	CHECK(fbk_nt_threshold() == fbk_llc_bytes() / 4 * 3 / fbk_llc_sharers(),
 	      "threshold %zu", fbk_nt_threshold());

@@ -64,16 +64,15 @@ int main(void)
 		perror("mkdtemp");
 		return EXIT_FAILURE;
 	}
-	write_file("modules.alias",
-		   "# Aliases extracted from modules themselves.\n"
-		   "alias pci:v00001234d00001111sv*sd*bc03sc*i* bochs\n"
-		   "alias pci:v00001234d00001111sv*sd*bc*sc*i* bochs\n"
-		   "alias pci:v*d*sv*sd*bc03sc00i00* vga-other\n"
-		   "alias pci:v00008086d*sv*sd*bc*sc*i* e1000\n"
-		   "alias missing-name\n"
-		   "nonsense pci:* x\n"
-		   "alias pci:* too many words\n"
-		   "\n");
+	write_file("modules.alias", "# Aliases extracted from modules themselves.\n"
+				    "alias pci:v00001234d00001111sv*sd*bc03sc*i* bochs\n"
+				    "alias pci:v00001234d00001111sv*sd*bc*sc*i* bochs\n"
+				    "alias pci:v*d*sv*sd*bc03sc00i00* vga-other\n"
+				    "alias pci:v00008086d*sv*sd*bc*sc*i* e1000\n"
+				    "alias missing-name\n"
+				    "nonsense pci:* x\n"
+				    "alias pci:* too many words\n"
+				    "\n");
 	write_file("modules.dep",
 		   "kernel/drivers/gpu/drm/tiny/bochs.ko.xz: kernel/drivers/gpu/drm/drm.ko.xz\n"
 		   "kernel/drivers/video/fbdev/vga-other.ko:\n"
@@ -89,7 +88,8 @@ int main(void)
 	ASSERT_STR_EQ(lookup("usb:v1D6Bp0002d0601dc09dsc00dp01ic09isc00ip00in00", 0), "");
 
 	/* modules.builtin.alias: a match without a path */
-	write_file("modules.builtin.alias", "alias platform:simple-framebuffer simplefb\n");
+	write_file("modules.builtin.alias",
+		   "alias platform:simple-framebuffer simplefb\n");
 	ASSERT_STR_EQ(lookup("platform:simple-framebuffer", 1), "simplefb=builtin;");
 
 	/* a module modules.dep does not know: no path, as libkmod has none */
@@ -105,11 +105,13 @@ int main(void)
 
 	/* no modules.alias: an error, not a crash */
 	remove_file("modules.alias");
-	ASSERT_INT_EQ(fb_modalias_lookup(dir, "platform:vfb", collect, &(struct seen){ "" }),
+	ASSERT_INT_EQ(fb_modalias_lookup(dir, "platform:vfb", collect,
+					 &(struct seen){ "" }),
 		      -ENOENT);
 
 	/* a module directory too long for a path */
-	ASSERT_INT_EQ(fb_modalias_lookup(longname, "platform:vfb", collect, &(struct seen){ "" }),
+	ASSERT_INT_EQ(fb_modalias_lookup(longname, "platform:vfb", collect,
+					 &(struct seen){ "" }),
 		      -ENAMETOOLONG);
 
 	/* FBCLASSCTL_MODULE_DIR, and its length checked */

@@ -93,9 +93,11 @@ static void test_utf8(void)
 	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xc3\xa9"), 2);
 	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xe2\x82\xac"), 3);
 	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xf0\x9f\x98\x80"), 4);
-	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xc0\xaf"), 0); /* overlong '/' */
+	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xc0\xaf"),
+		      0); /* overlong '/' */
 	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xe0\x80\xaf"), 0);
-	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xed\xa0\x80"), 0); /* surrogate */
+	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xed\xa0\x80"),
+		      0); /* surrogate */
 	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xf4\x90\x80\x80"), 0);
 	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xc3"), 0); /* cut short */
 	ASSERT_INT_EQ(utf8_seq_len((const unsigned char *)"\xff"), 0);

@@ -6,16 +6,18 @@
 #include "test.h"
 
 #define CHAIN(...) ((const struct fb_path_elem[]){ __VA_ARGS__ })
-#define N(...) (sizeof((const struct fb_path_elem[]){ __VA_ARGS__ }) / sizeof(struct fb_path_elem))
-#define CHECK(expect, ...)                                                               \
-	do {                                                                             \
-		const char *_e = (expect);                                               \
-		char *_p = fb_path_id_build(CHAIN(__VA_ARGS__), N(__VA_ARGS__));         \
-		if (_e)                                                                  \
-			ASSERT_STR_EQ(_p, _e);                                           \
-		else                                                                     \
-			ASSERT_NULL(_p);                                                 \
-		free(_p);                                                                \
+#define N(...)                                                  \
+	(sizeof((const struct fb_path_elem[]){ __VA_ARGS__ }) / \
+	 sizeof(struct fb_path_elem))
+#define CHECK(expect, ...)                                                       \
+	do {                                                                     \
+		const char *_e = (expect);                                       \
+		char *_p = fb_path_id_build(CHAIN(__VA_ARGS__), N(__VA_ARGS__)); \
+		if (_e)                                                          \
+			ASSERT_STR_EQ(_p, _e);                                   \
+		else                                                             \
+			ASSERT_NULL(_p);                                         \
+		free(_p);                                                        \
 	} while (0)
 
 int main(void)
@@ -26,9 +28,9 @@ int main(void)
 	CHECK("platform-vfb.0", { "platform", "vfb.0" }, { NULL, "platform" });
 	CHECK("platform-vesa-framebuffer.0", { "platform", "vesa-framebuffer.0" });
 	/* udlfb: interface → device → hub → root hub → xHCI on PCI */
-	CHECK("pci-0000:00:14.0-usb-0:1.2:1.0", { "usb", "1-1.2:1.0" }, { "usb", "1-1.2" },
-	      { "usb", "1-1" }, { "usb", "usb1" }, { "pci", "0000:00:14.0" },
-	      { NULL, "pci0000:00" });
+	CHECK("pci-0000:00:14.0-usb-0:1.2:1.0", { "usb", "1-1.2:1.0" },
+	      { "usb", "1-1.2" }, { "usb", "1-1" }, { "usb", "usb1" },
+	      { "pci", "0000:00:14.0" }, { NULL, "pci0000:00" });
 	/* A device behind a PCI bridge: both PCI functions, outermost first. */
 	CHECK("pci-0000:00:1c.0-pci-0000:01:00.0", { "pci", "0000:01:00.0" },
 	      { "pci", "0000:00:1c.0" });

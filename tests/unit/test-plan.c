@@ -11,17 +11,18 @@
 #include "rules.h"
 
 static struct fb_parent pci_bochs = { .subsystem = "pci", .driver = "bochs-drm" };
-static struct fb_parent plat_vesa = { .subsystem = "platform", .driver = "vesa-framebuffer" };
+static struct fb_parent plat_vesa = { .subsystem = "platform",
+				      .driver = "vesa-framebuffer" };
 static struct fb_parent plat_nodrv = { .subsystem = "platform" };
 
 /* makedev() is not a constant expression; this encoding is, for minor < 256. */
 #define FBDEV(min) ((dev_t)((29u << 8) | (min)))
 
-#define DEV(n, min, path, parent)                                                        \
-	{                                                                                \
-		.name = n, .syspath = "/sys/devices/x/graphics/" n, .devname = n,        \
-		.devnum = FBDEV(min), .parents = parent, .n_parents = 1,           \
-		.path_id = path,                                                         \
+#define DEV(n, min, path, parent)                                                 \
+	{                                                                         \
+		.name = n, .syspath = "/sys/devices/x/graphics/" n, .devname = n, \
+		.devnum = FBDEV(min), .parents = parent, .n_parents = 1,          \
+		.path_id = path,                                                  \
 	}
 
 static struct fb_device devs[] = {
@@ -188,11 +189,16 @@ static void test_sanitize(void)
 /* --load-modules keeps only display drivers. */
 static void test_module_paths(void)
 {
-	CHECK(fb_module_path_is_display("/lib/modules/6.1.0-57-amd64/kernel/drivers/gpu/drm/tiny/bochs.ko"));
-	CHECK(fb_module_path_is_display("/lib/modules/6.1.0/kernel/drivers/video/fbdev/vfb.ko.xz"));
-	CHECK(!fb_module_path_is_display("/lib/modules/6.1.0/kernel/sound/pci/hda/snd-hda-intel.ko"));
-	CHECK(!fb_module_path_is_display("/lib/modules/6.1.0/kernel/drivers/gpu/host1x/host1x.ko"));
-	CHECK(!fb_module_path_is_display("/lib/modules/6.1.0/updates/drivers/gpu/drm/x.ko"));
+	CHECK(fb_module_path_is_display(
+		"/lib/modules/6.1.0-57-amd64/kernel/drivers/gpu/drm/tiny/bochs.ko"));
+	CHECK(fb_module_path_is_display(
+		"/lib/modules/6.1.0/kernel/drivers/video/fbdev/vfb.ko.xz"));
+	CHECK(!fb_module_path_is_display(
+		"/lib/modules/6.1.0/kernel/sound/pci/hda/snd-hda-intel.ko"));
+	CHECK(!fb_module_path_is_display(
+		"/lib/modules/6.1.0/kernel/drivers/gpu/host1x/host1x.ko"));
+	CHECK(!fb_module_path_is_display(
+		"/lib/modules/6.1.0/updates/drivers/gpu/drm/x.ko"));
 	CHECK(!fb_module_path_is_display(NULL)); /* built in */
 }
 

@@ -27,8 +27,9 @@ static void test_good(void)
 	CHECK_INTEQ(fb_rules_parse_string(text, "good.conf", &r), -EINVAL);
 	CHECK_INTEQ(r.n_errors, 1);
 	if (r.n_errors)
-		CHECK_STREQ(r.errors[0], "good.conf:9: rule has no action (owner=, group=, "
-					 "mode=, link= or ignore)");
+		CHECK_STREQ(
+			r.errors[0],
+			"good.conf:9: rule has no action (owner=, group=, mode=, link= or ignore)");
 	CHECK_INTEQ(r.n, 5);
 	if (r.n < 5) {
 		fb_rules_free(&r);
@@ -86,30 +87,38 @@ static const struct {
 	{ "id=\"a\\nb\" mode=0600",
 	  "invalid escape \"\\n\" in value of \"id\" (only \\\" and \\\\)" },
 	{ "id=\"a\"b mode=0600", "garbage after the quoted value of \"id\"" },
-	{ "id=a\"b\" mode=0600", "unexpected '\"' in value of \"id\" (quote the whole value)" },
+	{ "id=a\"b\" mode=0600",
+	  "unexpected '\"' in value of \"id\" (quote the whole value)" },
 	{ "name=fb0 mode=999", "invalid mode \"999\": expected octal 0 to 0777" },
 	{ "name=fb0 mode=04755", "invalid mode \"04755\": expected octal 0 to 0777" },
 	{ "name=fb0 mode=rw", "invalid mode \"rw\": expected octal 0 to 0777" },
 	{ "name=fb0 mode=00660", "invalid mode \"00660\": expected octal 0 to 0777" },
-	{ "name=fb0 owner=nosuchuser-fbclassctl", "unknown user \"nosuchuser-fbclassctl\"" },
-	{ "name=fb0 group=nosuchgroup-fbclassctl", "unknown group \"nosuchgroup-fbclassctl\"" },
+	{ "name=fb0 owner=nosuchuser-fbclassctl",
+	  "unknown user \"nosuchuser-fbclassctl\"" },
+	{ "name=fb0 group=nosuchgroup-fbclassctl",
+	  "unknown group \"nosuchgroup-fbclassctl\"" },
 	{ "name=fb0 owner=-1", "unknown user \"-1\"" },
 	{ "name=fb0 group=044", "unknown group \"044\"" },
 	{ "name=fb0 link=/etc/x", "invalid link \"/etc/x\": must be relative" },
 	{ "name=fb0 link=../x", "invalid link \"../x\": must not contain \"..\"" },
-	{ "name=fb0 link=display/../../x", "invalid link \"display/../../x\": must not contain \"..\"" },
-	{ "name=fb0 link=a//b", "invalid link \"a//b\": must not contain empty components" },
+	{ "name=fb0 link=display/../../x",
+	  "invalid link \"display/../../x\": must not contain \"..\"" },
+	{ "name=fb0 link=a//b",
+	  "invalid link \"a//b\": must not contain empty components" },
 	{ "name=fb0 link=a/", "invalid link \"a/\": must not contain empty components" },
 	{ "name=fb0 link=./a", "invalid link \"./a\": must not contain \".\" components" },
 	{ "name=fb0 link=\"my display\"",
 	  "invalid link \"my display\": contains a character other than [A-Za-z0-9#+-.:=@_/]" },
-	{ "name=fb0 link=fb/by-path/x", "invalid link \"fb/by-path/x\": is reserved for fbclassctl (fb/...)" },
+	{ "name=fb0 link=fb/by-path/x",
+	  "invalid link \"fb/by-path/x\": is reserved for fbclassctl (fb/...)" },
 	{ "name=fb0 link=fb", "invalid link \"fb\": is reserved for fbclassctl (fb/...)" },
-	{ "name=fb0 link=fb3", "invalid link \"fb3\": is reserved for a framebuffer node" },
+	{ "name=fb0 link=fb3",
+	  "invalid link \"fb3\": is reserved for a framebuffer node" },
 	{ "mode=0600", "rule has no match (name=, driver=, path= or id=)" },
 	{ "ignore", "rule has no match (name=, driver=, path= or id=)" },
 	{ "name=fb0", "rule has no action (owner=, group=, mode=, link= or ignore)" },
-	{ "name=fb0 ignore mode=0600", "\"ignore\" cannot be combined with other actions" },
+	{ "name=fb0 ignore mode=0600",
+	  "\"ignore\" cannot be combined with other actions" },
 	{ "name=fb0 ignore link=x", "\"ignore\" cannot be combined with other actions" },
 	{ "name=fb0\tmode=0600\001", "control character 0x01" },
 };
@@ -122,8 +131,8 @@ static void test_bad_lines(void)
 
 		/* A good line before and after: the line number must be 2 and
 		 * the good lines still parse. */
-		snprintf(text, sizeof(text), "name=fb7 mode=0600\n%s\nname=fb8 mode=0600\n",
-			 bad[i].line);
+		snprintf(text, sizeof(text),
+			 "name=fb7 mode=0600\n%s\nname=fb8 mode=0600\n", bad[i].line);
 		snprintf(want, sizeof(want), "bad.conf:2: %s", bad[i].message);
 		CHECK_INTEQ(fb_rules_parse_string(text, "bad.conf", &r), -EINVAL);
 		CHECK_INTEQ(r.n_errors, 1);
@@ -145,7 +154,8 @@ static void test_long_line(void)
 	CHECK_INTEQ(fb_rules_parse_string(text, "long.conf", &r), -EINVAL);
 	CHECK_INTEQ(r.n_errors, 1);
 	if (r.n_errors)
-		CHECK_STREQ(r.errors[0], "long.conf:1: line too long (more than 4096 bytes)");
+		CHECK_STREQ(r.errors[0],
+			    "long.conf:1: line too long (more than 4096 bytes)");
 	CHECK_INTEQ(r.n, 1);
 	fb_rules_free(&r);
 	free(text);
@@ -155,13 +165,17 @@ static void test_many_errors(void)
 {
 	struct fb_rules r;
 
-	CHECK_INTEQ(fb_rules_parse_string("x\n\ny\n# ok\nname=fb0\n", "m.conf", &r), -EINVAL);
+	CHECK_INTEQ(fb_rules_parse_string("x\n\ny\n# ok\nname=fb0\n", "m.conf", &r),
+		    -EINVAL);
 	CHECK_INTEQ(r.n_errors, 3);
 	if (r.n_errors == 3) {
-		CHECK_STREQ(r.errors[0], "m.conf:1: expected KEY=VALUE or \"ignore\", got \"x\"");
-		CHECK_STREQ(r.errors[1], "m.conf:3: expected KEY=VALUE or \"ignore\", got \"y\"");
-		CHECK_STREQ(r.errors[2], "m.conf:5: rule has no action (owner=, group=, mode=, "
-					 "link= or ignore)");
+		CHECK_STREQ(r.errors[0],
+			    "m.conf:1: expected KEY=VALUE or \"ignore\", got \"x\"");
+		CHECK_STREQ(r.errors[1],
+			    "m.conf:3: expected KEY=VALUE or \"ignore\", got \"y\"");
+		CHECK_STREQ(
+			r.errors[2],
+			"m.conf:5: rule has no action (owner=, group=, mode=, link= or ignore)");
 	}
 	fb_rules_free(&r);
 }

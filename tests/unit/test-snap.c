@@ -23,33 +23,33 @@ struct fmt_case {
 	unsigned ro, rl, go, gl, bo, bl, to, tl;
 };
 
-#define RGBC(n, bpp, ro, rl, go, gl, bo, bl, to, tl)                                     \
-	{                                                                                \
-		n, bpp, FB_VISUAL_TRUECOLOR, 0, ro, rl, go, gl, bo, bl, to, tl           \
+#define RGBC(n, bpp, ro, rl, go, gl, bo, bl, to, tl)                           \
+	{                                                                      \
+		n, bpp, FB_VISUAL_TRUECOLOR, 0, ro, rl, go, gl, bo, bl, to, tl \
 	}
 
 static const struct fmt_case cases[] = {
-    RGBC("XRGB8888", 32, 16, 8, 8, 8, 0, 8, 0, 0),
-    RGBC("ARGB8888", 32, 16, 8, 8, 8, 0, 8, 24, 8),
-    RGBC("XBGR8888", 32, 0, 8, 8, 8, 16, 8, 0, 0),
-    RGBC("RGB888", 24, 16, 8, 8, 8, 0, 8, 0, 0),
-    RGBC("BGR888", 24, 0, 8, 8, 8, 16, 8, 0, 0),
-    RGBC("RGB565", 16, 11, 5, 5, 6, 0, 5, 0, 0),
-    RGBC("BGR565", 16, 0, 5, 5, 6, 11, 5, 0, 0),
-    RGBC("XRGB1555", 16, 10, 5, 5, 5, 0, 5, 0, 0),
-    RGBC("ARGB1555", 16, 10, 5, 5, 5, 0, 5, 15, 1),
-    RGBC("XRGB2101010", 32, 20, 10, 10, 10, 0, 10, 0, 0),
-    {"C8", 8, FB_VISUAL_PSEUDOCOLOR, 0, 0, 8, 0, 8, 0, 8, 0, 0},
-    {"C4", 4, FB_VISUAL_PSEUDOCOLOR, 0, 0, 4, 0, 4, 0, 4, 0, 0},
-    {"C2", 2, FB_VISUAL_PSEUDOCOLOR, 0, 0, 2, 0, 2, 0, 2, 0, 0},
-    {"C1", 1, FB_VISUAL_PSEUDOCOLOR, 0, 0, 1, 0, 1, 0, 1, 0, 0},
-    {"R8", 8, FB_VISUAL_TRUECOLOR, 1, 0, 8, 0, 8, 0, 8, 0, 0},
-    {"R4", 4, FB_VISUAL_TRUECOLOR, 1, 0, 4, 0, 4, 0, 4, 0, 0},
-    {"R1", 1, FB_VISUAL_MONO10, 0, 0, 1, 0, 1, 0, 1, 0, 0},
-    {"R1_INVERTED", 1, FB_VISUAL_MONO01, 0, 0, 1, 0, 1, 0, 1, 0, 0},
-    /* DIRECTCOLOR: each component indexes its cmap ramp */
-    {"RGB565", 16, FB_VISUAL_DIRECTCOLOR, 0, 11, 5, 5, 6, 0, 5, 0, 0},
-    {"XRGB8888", 32, FB_VISUAL_DIRECTCOLOR, 0, 16, 8, 8, 8, 0, 8, 0, 0},
+	RGBC("XRGB8888", 32, 16, 8, 8, 8, 0, 8, 0, 0),
+	RGBC("ARGB8888", 32, 16, 8, 8, 8, 0, 8, 24, 8),
+	RGBC("XBGR8888", 32, 0, 8, 8, 8, 16, 8, 0, 0),
+	RGBC("RGB888", 24, 16, 8, 8, 8, 0, 8, 0, 0),
+	RGBC("BGR888", 24, 0, 8, 8, 8, 16, 8, 0, 0),
+	RGBC("RGB565", 16, 11, 5, 5, 6, 0, 5, 0, 0),
+	RGBC("BGR565", 16, 0, 5, 5, 6, 11, 5, 0, 0),
+	RGBC("XRGB1555", 16, 10, 5, 5, 5, 0, 5, 0, 0),
+	RGBC("ARGB1555", 16, 10, 5, 5, 5, 0, 5, 15, 1),
+	RGBC("XRGB2101010", 32, 20, 10, 10, 10, 0, 10, 0, 0),
+	{ "C8", 8, FB_VISUAL_PSEUDOCOLOR, 0, 0, 8, 0, 8, 0, 8, 0, 0 },
+	{ "C4", 4, FB_VISUAL_PSEUDOCOLOR, 0, 0, 4, 0, 4, 0, 4, 0, 0 },
+	{ "C2", 2, FB_VISUAL_PSEUDOCOLOR, 0, 0, 2, 0, 2, 0, 2, 0, 0 },
+	{ "C1", 1, FB_VISUAL_PSEUDOCOLOR, 0, 0, 1, 0, 1, 0, 1, 0, 0 },
+	{ "R8", 8, FB_VISUAL_TRUECOLOR, 1, 0, 8, 0, 8, 0, 8, 0, 0 },
+	{ "R4", 4, FB_VISUAL_TRUECOLOR, 1, 0, 4, 0, 4, 0, 4, 0, 0 },
+	{ "R1", 1, FB_VISUAL_MONO10, 0, 0, 1, 0, 1, 0, 1, 0, 0 },
+	{ "R1_INVERTED", 1, FB_VISUAL_MONO01, 0, 0, 1, 0, 1, 0, 1, 0, 0 },
+	/* DIRECTCOLOR: each component indexes its cmap ramp */
+	{ "RGB565", 16, FB_VISUAL_DIRECTCOLOR, 0, 11, 5, 5, 6, 0, 5, 0, 0 },
+	{ "XRGB8888", 32, FB_VISUAL_DIRECTCOLOR, 0, 16, 8, 8, 8, 0, 8, 0, 0 },
 };
 
 static unsigned rnd_state = 12345;
@@ -85,10 +85,10 @@ static void make_hw(const struct fmt_case *c, struct fb_hwinfo *hw, unsigned lin
 	hw->valid = true;
 	hw->var.bits_per_pixel = c->bpp;
 	hw->var.grayscale = c->grayscale;
-	hw->var.red = (struct fb_bitfield){c->ro, c->rl, 0};
-	hw->var.green = (struct fb_bitfield){c->go, c->gl, 0};
-	hw->var.blue = (struct fb_bitfield){c->bo, c->bl, 0};
-	hw->var.transp = (struct fb_bitfield){c->to, c->tl, 0};
+	hw->var.red = (struct fb_bitfield){ c->ro, c->rl, 0 };
+	hw->var.green = (struct fb_bitfield){ c->go, c->gl, 0 };
+	hw->var.blue = (struct fb_bitfield){ c->bo, c->bl, 0 };
+	hw->var.transp = (struct fb_bitfield){ c->to, c->tl, 0 };
 	hw->fix.type = FB_TYPE_PACKED_PIXELS;
 	hw->fix.visual = c->visual;
 	hw->fix.line_length = line_length;
@@ -115,7 +115,7 @@ static void check_case(const struct fmt_case *c, unsigned w, unsigned h, unsigne
 	struct fb_hwinfo hw;
 	struct fb_snap_format fmt;
 	struct fb_pixel_format pf;
-	struct fb_snap_area a = {xoff, yoff, w, h, line_length};
+	struct fb_snap_area a = { xoff, yoff, w, h, line_length };
 	const struct fb_cmap_copy *cm = &hw.cmap;
 	unsigned bad = 0;
 
@@ -138,10 +138,10 @@ static void check_case(const struct fmt_case *c, unsigned w, unsigned h, unsigne
 				   c->visual == FB_VISUAL_MONO01) {
 				px = rnd(1u << c->bpp);
 				o[0] = o[1] = o[2] =
-				    oracle8(c->visual == FB_VISUAL_MONO01
-						? (~px & ((1u << c->bpp) - 1))
-						: px,
-					    c->bpp);
+					oracle8(c->visual == FB_VISUAL_MONO01
+							? (~px & ((1u << c->bpp) - 1))
+							: px,
+						c->bpp);
 			} else {
 				uint32_t r = rnd(1u << c->rl), g = rnd(1u << c->gl),
 					 b = rnd(1u << c->bl);
@@ -167,11 +167,11 @@ static void check_case(const struct fmt_case *c, unsigned w, unsigned h, unsigne
 	ASSERT_INT_EQ(fb_snap_convert(buf, len, &a, &fmt, rgb), 0);
 	for (size_t i = 0; i < (size_t)w * h * 3; i++)
 		if (rgb[i] != want[i] && bad++ < 3)
-			fprintf(
-			    stderr,
-			    "%s %s %ux%u+%u+%u pad %u: byte %zu (pixel %zu): %u != %u\n",
-			    c->name, c->visual == FB_VISUAL_DIRECTCOLOR ? "direct" : "",
-			    w, h, xoff, yoff, pad, i, i / 3, rgb[i], want[i]);
+			fprintf(stderr,
+				"%s %s %ux%u+%u+%u pad %u: byte %zu (pixel %zu): %u != %u\n",
+				c->name,
+				c->visual == FB_VISUAL_DIRECTCOLOR ? "direct" : "", w, h,
+				xoff, yoff, pad, i, i / 3, rgb[i], want[i]);
 	ASSERT_INT_EQ(bad, 0);
 	/* one byte short: refused, not read past the end */
 	ASSERT_INT_EQ(fb_snap_convert(buf, len - 1, &a, &fmt, rgb), -ERANGE);
@@ -217,8 +217,8 @@ static void test_refusals(void)
 {
 	struct fb_hwinfo hw;
 	struct fb_snap_format fmt;
-	struct fb_snap_area a = {0, 0, 4, 1, 16};
-	uint8_t buf[64] = {0}, rgb[64];
+	struct fb_snap_area a = { 0, 0, 4, 1, 16 };
+	uint8_t buf[64] = { 0 }, rgb[64];
 	const char *why = NULL;
 
 	make_hw(&cases[0], &hw, 16);
@@ -244,7 +244,7 @@ static void test_refusals(void)
 	make_hw(&cases[10], &hw, 16);
 	hw.cmap.len = 0;
 	ASSERT_INT_EQ(fb_snap_format_from_hw(&hw, &fmt, NULL), 0);
-	a = (struct fb_snap_area){0, 0, 4, 1, 16};
+	a = (struct fb_snap_area){ 0, 0, 4, 1, 16 };
 	ASSERT_INT_EQ(fb_snap_convert(buf, sizeof(buf), &a, &fmt, rgb), -ENODATA);
 }
 
@@ -261,8 +261,7 @@ static void test_png_round_trip(void)
 		rgb[i] = (uint8_t)rnd(256);
 	rgb[0] = 255; /* full range survives */
 	rgb[1] = 0;
-	snprintf(path, sizeof(path), "%s/fbclass-snap.XXXXXX",
-		 getenv("TMPDIR") ?: "/tmp");
+	snprintf(path, sizeof(path), "%s/fbclass-snap.XXXXXX", getenv("TMPDIR") ?: "/tmp");
 	fd = mkstemp(path);
 	ASSERT_TRUE(fd >= 0);
 	f = fdopen(fd, "w");

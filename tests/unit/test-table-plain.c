@@ -40,14 +40,16 @@ static char *render(enum fb_table_mode mode, bool noheadings, bool empty)
 		return NULL;
 	}
 	for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
-		ASSERT_INT_EQ(fb_table_add_column(t, cols[c].name, cols[c].whint, cols[c].right,
-						  cols[c].number),
+		ASSERT_INT_EQ(fb_table_add_column(t, cols[c].name, cols[c].whint,
+						  cols[c].right, cols[c].number),
 			      0);
 	for (size_t l = 0; !empty && l < 2; l++) {
 		ASSERT_INT_EQ(fb_table_add_line(t), 0);
 		for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
 			if (cols[c].v[l])
-				ASSERT_INT_EQ(fb_table_set_cell(t, c, strdup(cols[c].v[l])), 0);
+				ASSERT_INT_EQ(fb_table_set_cell(t, c,
+								strdup(cols[c].v[l])),
+					      0);
 	}
 	ASSERT_INT_EQ(fb_table_set_cell(t, 99, strdup("x")), -EINVAL);
 	ASSERT_INT_EQ(fb_table_print(t, out), 0);

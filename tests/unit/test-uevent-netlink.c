@@ -23,7 +23,8 @@ static void reject(const char *buf, size_t len, const char *reason)
 	struct fb_uevent_env env;
 	char why[128] = "";
 
-	ASSERT_INT_EQ(fb_uevent_env_from_netlink(buf, len, &env, why, sizeof(why)), -EINVAL);
+	ASSERT_INT_EQ(fb_uevent_env_from_netlink(buf, len, &env, why, sizeof(why)),
+		      -EINVAL);
 	ASSERT_STR_EQ(why, reason);
 }
 
@@ -31,9 +32,10 @@ int main(void)
 {
 	struct fb_uevent_env env;
 	char why[128];
-	static const char bochs[] = "add@/devices/pci0000:00/0000:00:02.0/graphics/fb0\0"
-				    "ACTION=add\0DEVPATH=/devices/pci0000:00/0000:00:02.0/graphics/fb0\0"
-				    "SUBSYSTEM=graphics\0MAJOR=29\0MINOR=0\0DEVNAME=fb0\0SEQNUM=1234";
+	static const char bochs[] =
+		"add@/devices/pci0000:00/0000:00:02.0/graphics/fb0\0"
+		"ACTION=add\0DEVPATH=/devices/pci0000:00/0000:00:02.0/graphics/fb0\0"
+		"SUBSYSTEM=graphics\0MAJOR=29\0MINOR=0\0DEVNAME=fb0\0SEQNUM=1234";
 
 	ASSERT_INT_EQ(fb_uevent_env_from_netlink(MSG(bochs), &env, why, sizeof(why)), 0);
 	ASSERT_STR_EQ(env.action, "add");
@@ -44,11 +46,13 @@ int main(void)
 	ASSERT_STR_EQ(env.devname, "fb0");
 	ASSERT_STR_EQ(env.seqnum, "1234");
 
-	accept(MSG("change@/devices/virtual/graphics/fbcon\0ACTION=change\0"
-		   "DEVPATH=/devices/virtual/graphics/fbcon\0SUBSYSTEM=graphics\0SEQNUM=9"));
+	accept(MSG(
+		"change@/devices/virtual/graphics/fbcon\0ACTION=change\0"
+		"DEVPATH=/devices/virtual/graphics/fbcon\0SUBSYSTEM=graphics\0SEQNUM=9"));
 	/* Other keys are carried along. */
-	accept(MSG("bind@/devices/pci0000:00/0000:00:02.0\0ACTION=bind\0"
-		   "DEVPATH=/devices/pci0000:00/0000:00:02.0\0SUBSYSTEM=pci\0DRIVER=bochs-drm"));
+	accept(MSG(
+		"bind@/devices/pci0000:00/0000:00:02.0\0ACTION=bind\0"
+		"DEVPATH=/devices/pci0000:00/0000:00:02.0\0SUBSYSTEM=pci\0DRIVER=bochs-drm"));
 
 	reject("", 0, "empty message");
 	reject("add@/devices/x\0ACTION=add\0DEVPATH=/devices/x", 31,
@@ -61,8 +65,10 @@ int main(void)
 	reject(MSG("add@devices/x\0ACTION=add\0DEVPATH=devices/x"),
 	       "header is not \"action@/devpath\"");
 	reject(MSG("add@/devices/x\0\0ACTION=add\0DEVPATH=/devices/x"), "empty field");
-	reject(MSG("add@/devices/x\0ACTION\0DEVPATH=/devices/x"), "field is not KEY=VALUE");
-	reject(MSG("add@/devices/x\0action=add\0DEVPATH=/devices/x"), "field is not KEY=VALUE");
+	reject(MSG("add@/devices/x\0ACTION\0DEVPATH=/devices/x"),
+	       "field is not KEY=VALUE");
+	reject(MSG("add@/devices/x\0action=add\0DEVPATH=/devices/x"),
+	       "field is not KEY=VALUE");
 	reject(MSG("add@/devices/x\0=add\0DEVPATH=/devices/x"), "field is not KEY=VALUE");
 	reject(MSG("add@/devices/x\0ACTION=add\0ACTION=remove\0DEVPATH=/devices/x"),
 	       "ACTION given twice");

@@ -14,8 +14,13 @@
 static struct fb_uevent_env good(void)
 {
 	return (struct fb_uevent_env){
-		.action = "add", .devpath = GOOD_PATH, .subsystem = "graphics",
-		.major = "29", .minor = "0", .devname = "fb0", .seqnum = "1234",
+		.action = "add",
+		.devpath = GOOD_PATH,
+		.subsystem = "graphics",
+		.major = "29",
+		.minor = "0",
+		.devname = "fb0",
+		.seqnum = "1234",
 	};
 }
 
@@ -61,7 +66,8 @@ static void test_ignore(void)
 	env.action = "bind";
 	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
 	CHECK_STREQ(why, "ACTION=bind needs nothing done");
-	env = (struct fb_uevent_env){ .action = "add", .subsystem = "graphics",
+	env = (struct fb_uevent_env){ .action = "add",
+				      .subsystem = "graphics",
 				      .devpath = "/devices/virtual/graphics/fbcon" };
 	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
 	CHECK_STREQ(why, "/devices/virtual/graphics/fbcon has no device node");
@@ -73,12 +79,15 @@ static const struct {
 	{ "action", NULL, "ACTION is missing" },
 	{ "action", "explode", "unknown ACTION \"explode\"" },
 	{ "devpath", NULL, "DEVPATH is missing" },
-	{ "devpath", "/sys/devices/x/fb0", "DEVPATH \"/sys/devices/x/fb0\" is not under /devices" },
-	{ "devpath", "/class/graphics/fb0", "DEVPATH \"/class/graphics/fb0\" is not under /devices" },
+	{ "devpath", "/sys/devices/x/fb0",
+	  "DEVPATH \"/sys/devices/x/fb0\" is not under /devices" },
+	{ "devpath", "/class/graphics/fb0",
+	  "DEVPATH \"/class/graphics/fb0\" is not under /devices" },
 	{ "devpath", "devices/x/fb0", "DEVPATH \"devices/x/fb0\" is not under /devices" },
 	{ "devpath", "/devices/../../tmp/fb0",
 	  "DEVPATH \"/devices/../../tmp/fb0\" has a \".\" or \"..\" component" },
-	{ "devpath", "/devices/./fb0", "DEVPATH \"/devices/./fb0\" has a \".\" or \"..\" component" },
+	{ "devpath", "/devices/./fb0",
+	  "DEVPATH \"/devices/./fb0\" has a \".\" or \"..\" component" },
 	{ "devpath", "/devices//fb0", "DEVPATH \"/devices//fb0\" has an empty component" },
 	{ "devpath", "/devices/x/", "DEVPATH \"/devices/x/\" has an empty component" },
 	{ "devpath", "/devices/a b/fb0",
@@ -94,11 +103,14 @@ static const struct {
 	{ "major", "4096", "invalid MAJOR \"4096\"" },
 	{ "minor", "1048576", "invalid MINOR \"1048576\"" },
 	{ "minor", "-1", "invalid MINOR \"-1\"" },
-	{ "minor", "99999999999999999999999", "invalid MINOR \"99999999999999999999999\"" },
+	{ "minor", "99999999999999999999999",
+	  "invalid MINOR \"99999999999999999999999\"" },
 	{ "devname", "../../tmp/pwn",
 	  "DEVNAME \"../../tmp/pwn\" is not a plain name (no '/', no \"..\")" },
-	{ "devname", "/etc/x", "DEVNAME \"/etc/x\" is not a plain name (no '/', no \"..\")" },
-	{ "devname", "fb0/../x", "DEVNAME \"fb0/../x\" is not a plain name (no '/', no \"..\")" },
+	{ "devname", "/etc/x",
+	  "DEVNAME \"/etc/x\" is not a plain name (no '/', no \"..\")" },
+	{ "devname", "fb0/../x",
+	  "DEVNAME \"fb0/../x\" is not a plain name (no '/', no \"..\")" },
 	{ "devname", "..", "DEVNAME \"..\" is not a plain name (no '/', no \"..\")" },
 	{ "devname", "", "DEVNAME \"\" is not a plain name (no '/', no \"..\")" },
 	{ "devname", "fb1", "DEVNAME \"fb1\" is not the device's name \"fb0\"" },

@@ -14,12 +14,12 @@
 
 static void test_decide(void)
 {
-	struct fb_unload_facts vfb = {.has_parent = true,
-				      .has_driver = true,
-				      .has_module = true,
-				      .refcnt = 0,
-				      .bound_devices = 1,
-				      .on_platform_bus = true};
+	struct fb_unload_facts vfb = { .has_parent = true,
+				       .has_driver = true,
+				       .has_module = true,
+				       .refcnt = 0,
+				       .bound_devices = 1,
+				       .on_platform_bus = true };
 	struct fb_unload_facts f;
 	const char *why = NULL;
 
@@ -58,7 +58,7 @@ static void test_link_points_to(void)
 	ASSERT_TRUE(fb_link_points_to("/dev", "fb/by-path", "/dev/fb1", "fb1"));
 	ASSERT_TRUE(fb_link_points_to("/dev/", "fb/by-path", "/dev//fb1", "fb1"));
 	ASSERT_TRUE(
-	    fb_link_points_to("/tmp/x/dev", "fb/by-path", "/tmp/x/dev/fb1", "fb1"));
+		fb_link_points_to("/tmp/x/dev", "fb/by-path", "/tmp/x/dev/fb1", "fb1"));
 	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "../../fb10", "fb1"));
 	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "../../fb0", "fb1"));
 	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "../fb1", "fb1"));

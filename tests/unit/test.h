@@ -12,25 +12,25 @@
 static int test_failures;
 static int test_checks;
 
-#define ASSERT_TRUE(expr)                                                                \
-	do {                                                                             \
-		test_checks++;                                                           \
-		if (!(expr)) {                                                           \
-			test_failures++;                                                 \
-			fprintf(stderr, "%s:%d: assertion failed: %s\n", __FILE__,       \
-				__LINE__, #expr);                                        \
-		}                                                                        \
+#define ASSERT_TRUE(expr)                                                          \
+	do {                                                                       \
+		test_checks++;                                                     \
+		if (!(expr)) {                                                     \
+			test_failures++;                                           \
+			fprintf(stderr, "%s:%d: assertion failed: %s\n", __FILE__, \
+				__LINE__, #expr);                                  \
+		}                                                                  \
 	} while (0)
 
-#define ASSERT_INT_EQ(a, b)                                                              \
-	do {                                                                             \
-		long long _a = (long long)(a), _b = (long long)(b);                      \
-		test_checks++;                                                           \
-		if (_a != _b) {                                                          \
-			test_failures++;                                                 \
-			fprintf(stderr, "%s:%d: %s == %s: %lld != %lld\n", __FILE__,     \
-				__LINE__, #a, #b, _a, _b);                               \
-		}                                                                        \
+#define ASSERT_INT_EQ(a, b)                                                          \
+	do {                                                                         \
+		long long _a = (long long)(a), _b = (long long)(b);                  \
+		test_checks++;                                                       \
+		if (_a != _b) {                                                      \
+			test_failures++;                                             \
+			fprintf(stderr, "%s:%d: %s == %s: %lld != %lld\n", __FILE__, \
+				__LINE__, #a, #b, _a, _b);                           \
+		}                                                                    \
 	} while (0)
 
 #define ASSERT_STR_EQ(a, b)                                                              \
@@ -40,7 +40,8 @@ static int test_checks;
 		if (!_a || !_b || strcmp(_a, _b) != 0) {                                 \
 			test_failures++;                                                 \
 			fprintf(stderr, "%s:%d: %s == %s: \"%s\" != \"%s\"\n", __FILE__, \
-				__LINE__, #a, #b, _a ? _a : "(null)", _b ? _b : "(null)");  \
+				__LINE__, #a, #b, _a ? _a : "(null)",                    \
+				_b ? _b : "(null)");                                     \
 		}                                                                        \
 	} while (0)
 

@@ -28,7 +28,8 @@ module_param(smem_len, int, 0444);
 module_param(visual, int, 0444);
 module_param(type, int, 0444);
 module_param(id, charp, 0444);
-MODULE_PARM_DESC(smem_len, "bytes reported in fix.smem_len (-1: line_length * yres_virtual)");
+MODULE_PARM_DESC(smem_len,
+		 "bytes reported in fix.smem_len (-1: line_length * yres_virtual)");
 
 static struct fb_info *fbfake_info;
 static void *fbfake_mem;
@@ -89,10 +90,12 @@ static int __init fbfake_init(void)
 	strscpy(fix->id, id, sizeof(fix->id));
 	fix->type = type;
 	fix->visual = visual;
-	fix->line_length = pick(line_length,
-				(u32)(((u64)var->xres_virtual * var->bits_per_pixel + 7) / 8));
-	fix->smem_len = pick(smem_len, (u32)min_t(u64, (u64)fix->line_length * var->yres_virtual,
-						  64u << 20));
+	fix->line_length =
+		pick(line_length,
+		     (u32)(((u64)var->xres_virtual * var->bits_per_pixel + 7) / 8));
+	fix->smem_len =
+		pick(smem_len, (u32)min_t(u64, (u64)fix->line_length * var->yres_virtual,
+					  64u << 20));
 	fix->accel = FB_ACCEL_NONE;
 
 	fbfake_alloc = PAGE_ALIGN(max_t(unsigned long, fix->smem_len, PAGE_SIZE));
@@ -107,7 +110,7 @@ static int __init fbfake_init(void)
 	}
 	info->screen_base = (char __iomem *)fbfake_mem;
 	info->screen_size = fix->smem_len;
-	fix->smem_start = 0;	/* not physical memory; mmap goes through fb_mmap */
+	fix->smem_start = 0; /* not physical memory; mmap goes through fb_mmap */
 	info->fbops = &fbfake_ops;
 	info->flags = FBINFO_FLAG_DEFAULT | FBINFO_VIRTFB;
 
@@ -115,9 +118,10 @@ static int __init fbfake_init(void)
 	if (ret < 0)
 		goto err_mem;
 	fbfake_info = info;
-	fb_info(info, "fbfake %ux%u (virtual %ux%u) %u bpp, line_length %u, smem_len %u\n",
-		var->xres, var->yres, var->xres_virtual, var->yres_virtual, var->bits_per_pixel,
-		fix->line_length, fix->smem_len);
+	fb_info(info,
+		"fbfake %ux%u (virtual %ux%u) %u bpp, line_length %u, smem_len %u\n",
+		var->xres, var->yres, var->xres_virtual, var->yres_virtual,
+		var->bits_per_pixel, fix->line_length, fix->smem_len);
 	return 0;
 
 err_mem:

@@ -61,7 +61,9 @@ static int do_mmap(const char *dev, const char *ready)
 /* Component c (0 r, 1 g, 2 b) of the pattern at x, y, in len bits. */
 static uint32_t comp(int c, unsigned x, unsigned y, unsigned len)
 {
-	uint32_t v = c == 0 ? x * 7 + y * 3 : c == 1 ? x * 5 + y * 11 + 1 : (x ^ (y * 2)) + 3;
+	uint32_t v = c == 0   ? x * 7 + y * 3
+		     : c == 1 ? x * 5 + y * 11 + 1
+			      : (x ^ (y * 2)) + 3;
 
 	return len >= 32 ? v : v & ((1u << len) - 1);
 }
@@ -100,10 +102,12 @@ static int do_pattern(const char *dev, const char *out, unsigned yoff)
 		if (ioctl(fd, FBIOPAN_DISPLAY, &var) < 0)
 			return die("FBIOPAN_DISPLAY", dev);
 	}
-	if (ioctl(fd, FBIOGET_VSCREENINFO, &var) < 0 || ioctl(fd, FBIOGET_FSCREENINFO, &fix) < 0)
+	if (ioctl(fd, FBIOGET_VSCREENINFO, &var) < 0 ||
+	    ioctl(fd, FBIOGET_FSCREENINFO, &fix) < 0)
 		return die("FBIOGET_*SCREENINFO", dev);
 	if (var.yoffset != yoff) {
-		fprintf(stderr, "fbtool: %s: yoffset is %u, not %u\n", dev, var.yoffset, yoff);
+		fprintf(stderr, "fbtool: %s: yoffset is %u, not %u\n", dev, var.yoffset,
+			yoff);
 		return 1;
 	}
 	bpp = var.bits_per_pixel;
@@ -143,7 +147,8 @@ static int do_pattern(const char *dev, const char *out, unsigned yoff)
 				rgb[1] = (uint8_t)(g[px] >> 8);
 				rgb[2] = (uint8_t)(b[px] >> 8);
 			} else {
-				const struct fb_bitfield *bf[3] = { &var.red, &var.green, &var.blue };
+				const struct fb_bitfield *bf[3] = { &var.red, &var.green,
+								    &var.blue };
 
 				px = 0;
 				for (int c = 0; c < 3; c++) {
@@ -153,10 +158,12 @@ static int do_pattern(const char *dev, const char *out, unsigned yoff)
 					rgb[c] = to8(v, bf[c]->length);
 				}
 				if (var.transp.length)
-					px |= ((1u << var.transp.length) - 1) << var.transp.offset;
+					px |= ((1u << var.transp.length) - 1)
+					      << var.transp.offset;
 			}
 			for (unsigned i = 0; i < bytespp; i++)
-				mem[off + i] = (uint8_t)(px >> (8 * i)); /* little-endian */
+				mem[off + i] =
+					(uint8_t)(px >> (8 * i)); /* little-endian */
 			fwrite(rgb, 1, 3, f);
 		}
 	}
@@ -178,7 +185,8 @@ static int do_format(const char *dev, const char *out)
 
 	if (fd < 0)
 		return die("open", dev);
-	if (ioctl(fd, FBIOGET_VSCREENINFO, &var) < 0 || ioctl(fd, FBIOGET_FSCREENINFO, &fix) < 0)
+	if (ioctl(fd, FBIOGET_VSCREENINFO, &var) < 0 ||
+	    ioctl(fd, FBIOGET_FSCREENINFO, &fix) < 0)
 		return die("FBIOGET_*SCREENINFO", dev);
 	if (fix.visual == FB_VISUAL_PSEUDOCOLOR) {
 		if (var.bits_per_pixel > 8) {
@@ -194,9 +202,9 @@ static int do_format(const char *dev, const char *out)
 	f = fopen(out, "w");
 	if (!f)
 		return die("create", out);
-	fprintf(f, "%u %u %u %u %u %u %u %u %u %u\n", var.xres, var.yres, var.bits_per_pixel,
-		fix.visual, var.red.offset, var.red.length, var.green.offset, var.green.length,
-		var.blue.offset, var.blue.length);
+	fprintf(f, "%u %u %u %u %u %u %u %u %u %u\n", var.xres, var.yres,
+		var.bits_per_pixel, fix.visual, var.red.offset, var.red.length,
+		var.green.offset, var.green.length, var.blue.offset, var.blue.length);
 	if (fix.visual == FB_VISUAL_PSEUDOCOLOR)
 		for (unsigned i = 0; i < cmap.len; i++)
 			fprintf(f, "%u %u %u\n", r[i] >> 8, g[i] >> 8, b[i] >> 8);
@@ -212,8 +220,9 @@ int main(int argc, char *argv[])
 	if (argc == 4 && strcmp(argv[1], "format") == 0)
 		return do_format(argv[2], argv[3]);
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "pattern") == 0)
-		return do_pattern(argv[2], argv[3], argc == 5 ? (unsigned)atoi(argv[4]) : 0);
-	fprintf(stderr, "usage: fbtool mmap DEV READYFILE | fbtool pattern DEV OUT [YOFFSET] | "
-			"fbtool format DEV OUT\n");
+		return do_pattern(argv[2], argv[3],
+				  argc == 5 ? (unsigned)atoi(argv[4]) : 0);
+	fprintf(stderr,
+		"usage: fbtool mmap DEV READYFILE | fbtool pattern DEV OUT [YOFFSET] | fbtool format DEV OUT\n");
 	return 2;
 }

@@ -13,7 +13,8 @@
 
 int main(int argc, char *argv[])
 {
-	struct sockaddr_nl self = { .nl_family = AF_NETLINK }, group = { .nl_family = AF_NETLINK };
+	struct sockaddr_nl self = { .nl_family = AF_NETLINK },
+			   group = { .nl_family = AF_NETLINK };
 	char buf[4096];
 	size_t n = 0;
 	int fd, k;

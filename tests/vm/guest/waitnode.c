@@ -29,8 +29,8 @@ int main(int argc, char *argv[])
 	limit = (argc > 2 ? atoll(argv[2]) : 5000) * 1000;
 	while (access(argv[1], F_OK) != 0) {
 		if (now_us() - start > limit) {
-			fprintf(stderr, "waitnode: %s: not there after %lld ms\n", argv[1],
-				limit / 1000);
+			fprintf(stderr, "waitnode: %s: not there after %lld ms\n",
+				argv[1], limit / 1000);
 			return 1;
 		}
 		nanosleep(&step, NULL);

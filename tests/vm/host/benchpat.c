@@ -56,7 +56,7 @@ static uint32_t fill_pixel(const struct format *f)
 		return 5;
 	for (int c = 0; c < 3; c++) {
 		uint32_t v = f->len[c] >= 8 ? (uint32_t)colour[c] << (f->len[c] - 8)
-					   : (uint32_t)colour[c] >> (8 - f->len[c]);
+					    : (uint32_t)colour[c] >> (8 - f->len[c]);
 		px |= v << f->off[c];
 	}
 	return px;
@@ -69,7 +69,8 @@ static int read_format(const char *path, struct format *f)
 	if (!in)
 		return -1;
 	if (fscanf(in, "%u %u %u %u %u %u %u %u %u %u", &f->w, &f->h, &f->bpp, &f->visual,
-		   &f->off[0], &f->len[0], &f->off[1], &f->len[1], &f->off[2], &f->len[2]) != 10)
+		   &f->off[0], &f->len[0], &f->off[1], &f->len[1], &f->off[2],
+		   &f->len[2]) != 10)
 		return -1;
 	if (f->visual == PSEUDOCOLOR) {
 		for (unsigned i = 0; i < (1u << f->bpp) && i < 256; i++) {

@@ -38,8 +38,8 @@ int main(int argc, char *argv[])
 		return 1;
 	}
 	if (img.width != w || img.height != h) {
-		fprintf(stderr, "pngcmp: %s is %ux%u, expected %ux%u\n", argv[1], img.width,
-			img.height, w, h);
+		fprintf(stderr, "pngcmp: %s is %ux%u, expected %ux%u\n", argv[1],
+			img.width, img.height, w, h);
 		return 1;
 	}
 	img.format = PNG_FORMAT_RGB;
@@ -52,12 +52,15 @@ int main(int argc, char *argv[])
 		if (memcmp(got + i * 3, want + i * 3, 3) == 0)
 			continue;
 		if (bad++ < 5)
-			fprintf(stderr, "pngcmp: %s: pixel (%zu,%zu) is %u,%u,%u, expected %u,%u,%u\n",
-				argv[1], i % w, i / w, got[i * 3], got[i * 3 + 1], got[i * 3 + 2],
-				want[i * 3], want[i * 3 + 1], want[i * 3 + 2]);
+			fprintf(stderr,
+				"pngcmp: %s: pixel (%zu,%zu) is %u,%u,%u, expected %u,%u,%u\n",
+				argv[1], i % w, i / w, got[i * 3], got[i * 3 + 1],
+				got[i * 3 + 2], want[i * 3], want[i * 3 + 1],
+				want[i * 3 + 2]);
 	}
 	if (bad) {
-		fprintf(stderr, "pngcmp: %s: %u of %u pixels differ\n", argv[1], bad, w * h);
+		fprintf(stderr, "pngcmp: %s: %u of %u pixels differ\n", argv[1], bad,
+			w * h);
 		return 1;
 	}
 	printf("pngcmp: %s: all %u pixels (%ux%u) match\n", argv[1], w * h, w, h);
