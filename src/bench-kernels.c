@@ -23,6 +23,7 @@
 #include "bench-kernels.h"
 #include "macro.h"
 #include "pixman-backend.h"
+#include "strutil.h"
 
 static const char *const fill_names[_FBK_FILL_MAX] = {
 	[FBK_FILL_AUTO] = "auto",	  [FBK_FILL_MEMSET] = "memset",
@@ -219,15 +220,17 @@ static size_t read_cache_size(const char *dir)
 	if (!f)
 		return 0;
 	if (fgets(buf, sizeof(buf), f)) {
-		char *end;
-		unsigned long v = strtoul(buf, &end, 10);
+		unsigned long long v;
+		const char *end;
 
+		if (parse_decimal_prefix(buf, SIZE_MAX >> 20, &v, &end) < 0)
+			v = 0;
 		if (*end == 'K')
-			n = v << 10;
+			n = (size_t)v << 10;
 		else if (*end == 'M')
-			n = v << 20;
+			n = (size_t)v << 20;
 		else
-			n = v;
+			n = (size_t)v;
 	}
 	fclose(f);
 	return n;
@@ -249,8 +252,12 @@ size_t fbk_llc_bytes(void)
 		f = fopen(path, "re");
 		if (!f)
 			break;
-		if (fgets(buf, sizeof(buf), f))
-			level = (unsigned)strtoul(buf, NULL, 10);
+		if (fgets(buf, sizeof(buf), f)) {
+			unsigned long long v;
+
+			if (parse_decimal_prefix(buf, 16, &v, NULL) == 0)
+				level = (unsigned)v;
+		}
 		fclose(f);
 		snprintf(path, sizeof(path), "%s/type", dir);
 		f = fopen(path, "re");

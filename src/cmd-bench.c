@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "fbclass.h"
 #include "log.h"
+#include "strutil.h"
 
 static void bench_help(void)
 {
@@ -257,18 +258,13 @@ static int bench_main(int argc, char *argv[])
 
 	while ((c = getopt_long(argc, argv, "d:qs:Jh", options, NULL)) != -1) {
 		switch (c) {
-		case 'd': {
-			char *end;
-			errno = 0;
-			opts.duration = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(opts.duration > 0) ||
-			    opts.duration > 3600) {
+		case 'd':
+			if (parse_seconds(optarg, false, &opts.duration) < 0) {
 				ERR("bench: invalid --duration '%s': seconds, more than 0, at most 3600",
 				    optarg);
 				return fb_usage_error("bench");
 			}
 			break;
-		}
 		case 'q':
 			opts.quick = true;
 			break;

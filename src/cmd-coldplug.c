@@ -26,20 +26,8 @@
 #include "modules.h"
 #include "nodes.h"
 #include "rules.h"
+#include "strutil.h"
 #include "uevent.h"
-
-static int parse_settle(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 3600)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
 
 /* ---- coldplug ---- */
 
@@ -121,7 +109,7 @@ static int parse_common(int argc, char *argv[], struct nm_opts *o, bool coldplug
 				break;
 			}
 			if (coldplug && c == OPT_SETTLE) {
-				if (parse_settle(optarg, &o->settle) < 0) {
+				if (parse_seconds(optarg, true, &o->settle) < 0) {
 					ERR("--settle: invalid number of seconds \"%s\"",
 					    optarg);
 					return fb_usage_error(cmd);

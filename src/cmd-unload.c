@@ -15,6 +15,7 @@
 #include "holders.h"
 #include "kmod-backend.h"
 #include "log.h"
+#include "strutil.h"
 #include "unload.h"
 
 static void unload_usage(void)
@@ -120,7 +121,7 @@ static int do_unload(int argc, char *argv[])
 	};
 	const char *devdir = "/dev", *why = NULL;
 	bool force = false, fbcon_unbound = false, driver_gone = false;
-	unsigned timeout = 5;
+	unsigned long long timeout = 5;
 	struct fb_device_list list = {};
 	const struct fb_device *dev;
 	const struct fb_parent *parent;
@@ -138,7 +139,7 @@ static int do_unload(int argc, char *argv[])
 			force = true;
 			break;
 		case OPT_TIMEOUT:
-			if (fb_parse_uint(optarg, &timeout) < 0 || timeout > 3600) {
+			if (parse_decimal(optarg, 3600, &timeout) < 0) {
 				ERR("--timeout: \"%s\" is not a number of seconds (0 to 3600)",
 				    optarg);
 				return fb_usage_error("unload");
@@ -273,7 +274,7 @@ static int do_unload(int argc, char *argv[])
 	/* 4. Wait for the class device to go, then its node and links. */
 	r = fb_wait_gone(syspath, timeout * 1000);
 	if (r < 0) {
-		ERR("%s: %s still exists after %u s; node left in place", name, syspath,
+		ERR("%s: %s still exists after %llu s; node left in place", name, syspath,
 		    timeout);
 		goto finish;
 	}

@@ -27,25 +27,15 @@
 
 /* ---- strict parsers ---- */
 
-/* Decimal digits only, no sign, no leading zero unless the number is "0",
- * value at most max.  *end points after the digits. */
-static int parse_decimal(const char *s, unsigned max, unsigned *out, const char **end)
+/* The strict decimal of strutil.h, into an unsigned. */
+static int parse_uint_prefix(const char *s, unsigned max, unsigned *out, const char **end)
 {
-	unsigned long v = 0;
-	const char *p = s;
+	unsigned long long v;
+	int r = parse_decimal_prefix(s, max, &v, end);
 
-	if (!isdigit((unsigned char)*p))
-		return -EINVAL;
-	if (p[0] == '0' && isdigit((unsigned char)p[1]))
-		return -EINVAL;
-	for (; isdigit((unsigned char)*p); p++) {
-		v = v * 10 + (unsigned long)(*p - '0');
-		if (v > max)
-			return -ERANGE;
-	}
-	*out = (unsigned)v;
-	*end = p;
-	return 0;
+	if (r == 0)
+		*out = (unsigned)v;
+	return r;
 }
 
 /* An optional single '\n' and then the end of the string. */
@@ -58,18 +48,18 @@ static bool at_end(const char *p)
 
 int fb_parse_devnum(const char *text, dev_t *out)
 {
-	unsigned maj, min;
+	unsigned maj = 0, min = 0;
 	const char *p;
 	int r;
 
 	if (!text)
 		return -EINVAL;
-	r = parse_decimal(text, FB_DEVNUM_MAJOR_MAX, &maj, &p);
+	r = parse_uint_prefix(text, FB_DEVNUM_MAJOR_MAX, &maj, &p);
 	if (r < 0)
 		return r;
 	if (*p++ != ':')
 		return -EINVAL;
-	r = parse_decimal(p, FB_DEVNUM_MINOR_MAX, &min, &p);
+	r = parse_uint_prefix(p, FB_DEVNUM_MINOR_MAX, &min, &p);
 	if (r < 0)
 		return r;
 	if (!at_end(p))
@@ -85,7 +75,7 @@ int fb_parse_uint(const char *text, unsigned *out)
 
 	if (!text)
 		return -EINVAL;
-	r = parse_decimal(text, UINT_MAX, out, &p);
+	r = parse_uint_prefix(text, UINT_MAX, out, &p);
 	if (r < 0)
 		return r;
 	return at_end(p) ? 0 : -EINVAL;
@@ -98,12 +88,12 @@ int fb_parse_pair(const char *text, unsigned *x, unsigned *y)
 
 	if (!text)
 		return -EINVAL;
-	r = parse_decimal(text, UINT_MAX, x, &p);
+	r = parse_uint_prefix(text, UINT_MAX, x, &p);
 	if (r < 0)
 		return r;
 	if (*p++ != ',')
 		return -EINVAL;
-	r = parse_decimal(p, UINT_MAX, y, &p);
+	r = parse_uint_prefix(p, UINT_MAX, y, &p);
 	if (r < 0)
 		return r;
 	return at_end(p) ? 0 : -EINVAL;
@@ -120,12 +110,12 @@ static int parse_one_mode(const char *text, struct fb_sysfs_mode *m, const char 
 		return -EINVAL;
 	m->kind = *p;
 	p += 2;
-	r = parse_decimal(p, UINT_MAX, &m->xres, &p);
+	r = parse_uint_prefix(p, UINT_MAX, &m->xres, &p);
 	if (r < 0)
 		return r;
 	if (*p++ != 'x')
 		return -EINVAL;
-	r = parse_decimal(p, UINT_MAX, &m->yres, &p);
+	r = parse_uint_prefix(p, UINT_MAX, &m->yres, &p);
 	if (r < 0)
 		return r;
 	if (!*p || !strchr("pid", *p))
@@ -133,7 +123,7 @@ static int parse_one_mode(const char *text, struct fb_sysfs_mode *m, const char 
 	m->scan = *p++;
 	if (*p++ != '-')
 		return -EINVAL;
-	r = parse_decimal(p, UINT_MAX, &m->refresh, &p);
+	r = parse_uint_prefix(p, UINT_MAX, &m->refresh, &p);
 	if (r < 0)
 		return r;
 	*end = p;

@@ -17,6 +17,7 @@
 #include "holders.h"
 #include "log.h"
 #include "macro.h"
+#include "strutil.h"
 
 /* ---- pure parsers ---- */
 
@@ -71,7 +72,8 @@ int fb_maps_parse_line(char *line, struct fb_maps_entry *e)
 	const char *p = line;
 	uint64_t maj, min;
 	size_t len = strlen(line);
-	char *end;
+	unsigned long long inode;
+	const char *end;
 
 	if (len && line[len - 1] == '\n')
 		line[--len] = '\0';
@@ -92,12 +94,10 @@ int fb_maps_parse_line(char *line, struct fb_maps_entry *e)
 		return -EINVAL;
 	e->dev_major = (unsigned)maj;
 	e->dev_minor = (unsigned)min;
-	if (*p < '0' || *p > '9')
+	if (parse_decimal_prefix(p, UINT64_MAX, &inode, &end) < 0 ||
+	    (*end != ' ' && *end != '\0'))
 		return -EINVAL;
-	errno = 0;
-	e->inode = strtoull(p, &end, 10);
-	if (errno || (*end != ' ' && *end != '\0'))
-		return -EINVAL;
+	e->inode = inode;
 	while (*end == ' ')
 		end++;
 	e->path = end;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -15,19 +16,41 @@ void log_set_syslog(bool on)
 	log_to_syslog = on;
 }
 
-void log_msg(int prio, const char *fmt, ...)
+/* errno as the caller had it, for %m; stdio and syslog may change it. */
+static void log_va(int prio, int errnum, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	if (prio > log_max_priority)
 		return;
-	va_start(ap, fmt);
+	errno = errnum;
 	if (log_to_syslog) {
 		vsyslog(prio, fmt, ap);
-	} else {
-		fputs("fbclassctl: ", stderr);
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
+		return;
 	}
+	fputs("fbclassctl: ", stderr);
+	errno = errnum;
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void log_msg(int prio, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_va(prio, saved, fmt, ap);
 	va_end(ap);
+	errno = saved;
+}
+
+int log_msg_errno(int prio, int r, const char *fmt, ...)
+{
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_va(prio, r < 0 ? -r : r, fmt, ap);
+	va_end(ap);
+	errno = saved;
+	return r;
 }

@@ -6,11 +6,15 @@
 
 #include "macro.h"
 
-/* One helper for every message: "fbclassctl: message" on stderr (or syslog). */
+/* One helper for every message: "fbclassctl: message" on stderr (or syslog).
+ * Logging never changes errno. */
 extern int log_max_priority;
 
 void log_set_syslog(bool on);
 void log_msg(int prio, const char *fmt, ...) _printf_format_(2, 3);
+/* Log with errno set to -r, so that %m names the cause r carries, and
+ * return r (a -errno): `return log_errno(r, "%s: cannot open: %m", path);` */
+int log_msg_errno(int prio, int r, const char *fmt, ...) _printf_format_(3, 4);
 
 #define ERR(...) log_msg(LOG_ERR, __VA_ARGS__)
 #define WRN(...) log_msg(LOG_WARNING, __VA_ARGS__)
@@ -20,3 +24,5 @@ void log_msg(int prio, const char *fmt, ...) _printf_format_(2, 3);
 		if (log_max_priority >= LOG_DEBUG)       \
 			log_msg(LOG_DEBUG, __VA_ARGS__); \
 	} while (0)
+#define log_errno(r, ...)      log_msg_errno(LOG_ERR, (r), __VA_ARGS__)
+#define log_warn_errno(r, ...) log_msg_errno(LOG_WARNING, (r), __VA_ARGS__)

@@ -23,6 +23,7 @@
 
 #include "log.h"
 #include "macro.h"
+#include "strutil.h"
 #include "uevent-monitor.h"
 #include "uevent-netlink.h"
 #include "uevent.h"
@@ -120,7 +121,7 @@ static unsigned number_or_zero(const char *s, unsigned long long max)
 {
 	unsigned long long v;
 
-	return s && fb_uevent_parse_number(s, max, &v) == 0 ? (unsigned)v : 0;
+	return s && parse_decimal(s, max, &v) == 0 ? (unsigned)v : 0;
 }
 
 /* One message: 1 taken into ev, 0 dropped (why logged), -errno. */
@@ -194,7 +195,7 @@ static int receive_one(struct fb_monitor *m, struct fb_monitor_event *ev)
 		.syspath = m->syspath,
 	};
 	if (env.seqnum)
-		fb_uevent_parse_number(env.seqnum, ~0ull, &ev->seqnum);
+		parse_decimal(env.seqnum, ~0ull, &ev->seqnum);
 	if (env.major && env.minor)
 		ev->devnum = makedev(number_or_zero(env.major, 4095),
 				     number_or_zero(env.minor, 1048575));

@@ -26,6 +26,7 @@
 #include "macro.h"
 #include "nodes.h"
 #include "rules.h"
+#include "strutil.h"
 
 #define TMP_PREFIX ".fbclassctl-"
 
@@ -302,15 +303,13 @@ static void tmp_name(char *buf, size_t len, const char *base)
  * One of a running fbclassctl is not. */
 static bool tmp_is_stale(const char *name)
 {
-	const char *p = name + strlen(TMP_PREFIX);
-	char *end;
-	long pid;
+	const char *end;
+	unsigned long long pid;
 
 	if (strncmp(name, TMP_PREFIX, strlen(TMP_PREFIX)) != 0)
 		return false;
-	errno = 0;
-	pid = strtol(p, &end, 10);
-	if (errno || end == p || *end != '-' || pid <= 0)
+	if (parse_decimal_prefix(name + strlen(TMP_PREFIX), INT_MAX, &pid, &end) < 0 ||
+	    *end != '-' || pid == 0)
 		return true;
 	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
@@ -385,20 +384,18 @@ static int fix_node(struct apply_ctx *c, const struct node_entry *e, const struc
 	}
 	fd = openat(c->dirfd, e->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
-		ERR("%s: cannot open node to fix it: %m", shown);
-		return -errno;
+		return log_errno(-errno, "%s: cannot open node to fix it: %m", shown);
 	}
 	if (fstat(fd, &now) < 0) {
-		ERR("%s: cannot stat node: %m", shown);
-		return -errno;
+		return log_errno(-errno, "%s: cannot stat node: %m", shown);
 	}
 	if (!S_ISCHR(now.st_mode) || now.st_rdev != e->devnum) {
 		ERR("%s: changed while being fixed; left alone", shown);
 		return -EAGAIN;
 	}
 	if (!owner_ok && fchownat(fd, "", e->own.uid, e->own.gid, AT_EMPTY_PATH) < 0) {
-		ERR("%s: cannot set owner %s:%s: %m", shown, e->own.user, e->own.group);
-		return -errno;
+		return log_errno(-errno, "%s: cannot set owner %s:%s: %m", shown,
+				 e->own.user, e->own.group);
 	}
 	if (mode_ok && owner_ok)
 		return 0;
@@ -408,8 +405,8 @@ static int fix_node(struct apply_ctx *c, const struct node_entry *e, const struc
 	if (chmod(proc, e->own.mode) < 0) {
 		if (errno == ENOENT) /* no /proc: make a fresh node instead */
 			return create_node(c, e, true);
-		ERR("%s: cannot set mode %04o: %m", shown, (unsigned)e->own.mode);
-		return -errno;
+		return log_errno(-errno, "%s: cannot set mode %04o: %m", shown,
+				 (unsigned)e->own.mode);
 	}
 	INF("%s: fixed owner and mode to %s:%s %04o", shown, e->own.user, e->own.group,
 	    (unsigned)e->own.mode);
@@ -424,8 +421,7 @@ static int ensure_node(struct apply_ctx *c, const struct node_entry *e)
 	shown_path(c, e->name, shown, sizeof(shown));
 	if (fstatat(c->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno != ENOENT) {
-			ERR("%s: cannot look at node: %m", shown);
-			return -errno;
+			return log_errno(-errno, "%s: cannot look at node: %m", shown);
 		}
 		return create_node(c, e, false);
 	}
@@ -482,8 +478,7 @@ static int open_parent(struct apply_ctx *c, const char *rel, bool create,
 
 	fd = openat(c->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
-		ERR("%s: cannot open directory: %m", c->shown);
-		return -errno;
+		return log_errno(-errno, "%s: cannot open directory: %m", c->shown);
 	}
 	for (;;) {
 		size_t len = strcspn(p, "/");
@@ -585,8 +580,7 @@ static int ensure_link(struct apply_ctx *c, const struct node_link *l)
 		return pfd;
 	if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno != ENOENT) {
-			ERR("%s: cannot look at link: %m", shown);
-			return -errno;
+			return log_errno(-errno, "%s: cannot look at link: %m", shown);
 		}
 		if (dry(c)) {
 			printf("ln -s %s %s\n", l->target, shown);
@@ -713,8 +707,7 @@ static int remove_entry(struct apply_ctx *c, int dfd, const char *name, const ch
 	if (unlinkat(dfd, name, 0) < 0) {
 		if (errno == ENOENT)
 			return 0;
-		ERR("%s: cannot remove: %m", shown);
-		return -errno;
+		return log_errno(-errno, "%s: cannot remove: %m", shown);
 	}
 	DBG("%s: removed", shown);
 	return 0;
@@ -822,8 +815,7 @@ int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan
 
 	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
-		ERR("%s: cannot open directory: %m", devdir_shown);
-		return -errno;
+		return log_errno(-errno, "%s: cannot open directory: %m", devdir_shown);
 	}
 	d = fdopendir(fd);
 	if (!d) {
@@ -872,8 +864,7 @@ int node_remove(int dirfd, const char *devdir_shown, const char *name, dev_t dev
 		return -EINVAL;
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno != ENOENT) {
-			ERR("%s: cannot look at node: %m", shown);
-			return -errno;
+			return log_errno(-errno, "%s: cannot look at node: %m", shown);
 		}
 	} else if (S_ISCHR(st.st_mode) && st.st_rdev == devnum) {
 		ret = remove_entry(&c, dirfd, name, name);

@@ -15,6 +15,7 @@
 #include "daemon.h"
 #include "log.h"
 #include "macro.h"
+#include "strutil.h"
 #include "rules.h"
 #include "uevent.h"
 
@@ -71,7 +72,7 @@ int fb_parse_fd(const char *s, int *fd)
 {
 	unsigned long long v;
 
-	if (fb_uevent_parse_number(s, INT_MAX, &v) < 0)
+	if (parse_decimal(s, INT_MAX, &v) < 0)
 		return -EINVAL;
 	*fd = (int)v;
 	return 0;
@@ -81,8 +82,7 @@ static int parse_buffer_size(const char *s, unsigned *out)
 {
 	unsigned long long v;
 
-	if (fb_uevent_parse_number(s, FB_DAEMON_BUFFER_MAX, &v) < 0 ||
-	    v < FB_DAEMON_BUFFER_MIN)
+	if (parse_decimal(s, FB_DAEMON_BUFFER_MAX, &v) < 0 || v < FB_DAEMON_BUFFER_MIN)
 		return -EINVAL;
 	*out = (unsigned)v;
 	return 0;
@@ -147,8 +147,7 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 		case OPT_COALESCE: {
 			unsigned long long v;
 
-			if (fb_uevent_parse_number(optarg, FB_DAEMON_COALESCE_MAX, &v) <
-			    0) {
+			if (parse_decimal(optarg, FB_DAEMON_COALESCE_MAX, &v) < 0) {
 				ERR("--coalesce: \"%s\" is not a number of milliseconds from 0 to %u",
 				    optarg, FB_DAEMON_COALESCE_MAX);
 				return fb_usage_error("daemon");

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "macro.h"
 #include "nodes.h"
 #include "rules.h"
+#include "strutil.h"
 
 /* A rules file larger than this is not a rules file. */
 #define RULES_FILE_MAX (1024 * 1024)
@@ -114,17 +116,13 @@ static int parse_mode(const char *s, mode_t *out)
 	return 0;
 }
 
-/* A decimal id, strictly: "0", "44"; no sign, no leading zeros. */
+/* A decimal id, strictly: "0", "44"; no sign, no leading zeros; never
+ * (uid_t)-1, which chown(2) takes as "unchanged". */
 static bool parse_numeric_id(const char *s, unsigned *out)
 {
-	unsigned long v;
-	char *end;
+	unsigned long long v;
 
-	if (!*s || strspn(s, "0123456789") != strlen(s) || (s[0] == '0' && s[1]))
-		return false;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v >= (unsigned)-1)
+	if (parse_decimal(s, UINT_MAX - 1, &v) < 0)
 		return false;
 	*out = (unsigned)v;
 	return true;
@@ -469,12 +467,10 @@ int fb_rules_load(const char *path, bool missing_ok, struct fb_rules *r)
 	if (fd < 0) {
 		if (errno == ENOENT && missing_ok)
 			return 0;
-		ERR("%s: cannot open rules file: %m", path);
-		return -errno;
+		return log_errno(-errno, "%s: cannot open rules file: %m", path);
 	}
 	if (fstat(fd, &st) < 0) {
-		ERR("%s: cannot stat rules file: %m", path);
-		return -errno;
+		return log_errno(-errno, "%s: cannot stat rules file: %m", path);
 	}
 	if (!S_ISREG(st.st_mode)) {
 		ERR("%s: rules file is not a regular file", path);
@@ -493,8 +489,7 @@ int fb_rules_load(const char *path, bool missing_ok, struct fb_rules *r)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			ERR("%s: cannot read rules file: %m", path);
-			return -errno;
+			return log_errno(-errno, "%s: cannot read rules file: %m", path);
 		}
 		if (n == 0)
 			break;

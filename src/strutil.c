@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,4 +124,55 @@ char *readlink_basename(const char *path)
 	buf[n] = '\0';
 	base = strrchr(buf, '/');
 	return strdup(base ? base + 1 : buf);
+}
+
+int parse_decimal_prefix(const char *s, unsigned long long max, unsigned long long *out,
+			 const char **end)
+{
+	unsigned long long v = 0;
+	const char *p = s;
+
+	if (!s || *p < '0' || *p > '9')
+		return -EINVAL;
+	if (p[0] == '0' && p[1] >= '0' && p[1] <= '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned digit = (unsigned)(*p - '0');
+
+		if (max < digit || v > (max - digit) / 10)
+			return -ERANGE;
+		v = v * 10 + digit;
+	}
+	*out = v;
+	if (end)
+		*end = p;
+	return 0;
+}
+
+int parse_decimal(const char *s, unsigned long long max, unsigned long long *out)
+{
+	unsigned long long v;
+	const char *end;
+	int r = parse_decimal_prefix(s, max, &v, &end);
+
+	if (r < 0)
+		return r;
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int parse_seconds(const char *s, bool zero_ok, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < 0 || v > 3600 ||
+	    (!zero_ok && !(v > 0)))
+		return -EINVAL;
+	*out = v;
+	return 0;
 }

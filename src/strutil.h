@@ -19,3 +19,16 @@ char *readlink_basename(const char *path);
 char *str_utf8_sanitize(const char *s);
 /* Length of the valid UTF-8 sequence at s, or 0. */
 size_t utf8_seq_len(const unsigned char *s);
+
+/* ---- the strict number parsers: every number fbclassctl reads ---- */
+
+/* Decimal digits only: no sign, no space, no leading zero ("0" itself is
+ * fine), at most max.  *end (when not NULL) points after the digits.
+ * 0, -EINVAL (not a number) or -ERANGE (above max). */
+int parse_decimal_prefix(const char *s, unsigned long long max, unsigned long long *out,
+			 const char **end);
+/* The same, with nothing after the digits. */
+int parse_decimal(const char *s, unsigned long long max, unsigned long long *out);
+/* A number of seconds for an option, as strtod(3) reads it: finite, at
+ * most 3600, and above 0 unless zero_ok.  0 or -EINVAL. */
+int parse_seconds(const char *s, bool zero_ok, double *out);

@@ -11,6 +11,7 @@
 
 #include "fbclass.h"
 #include "macro.h"
+#include "strutil.h"
 #include "uevent.h"
 
 void fb_uevent_env_from_environ(struct fb_uevent_env *env)
@@ -22,25 +23,6 @@ void fb_uevent_env_from_environ(struct fb_uevent_env *env)
 	env->minor = getenv("MINOR");
 	env->devname = getenv("DEVNAME");
 	env->seqnum = getenv("SEQNUM");
-}
-
-int fb_uevent_parse_number(const char *s, unsigned long long max, unsigned long long *out)
-{
-	unsigned long long v = 0;
-
-	if (!s || !*s)
-		return -EINVAL;
-	if (s[0] == '0' && s[1])
-		return -EINVAL;
-	for (const char *p = s; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		if (v > (max - (unsigned)(*p - '0')) / 10)
-			return -ERANGE;
-		v = v * 10 + (unsigned)(*p - '0');
-	}
-	*out = v;
-	return 0;
 }
 
 /* "/devices/a/b": absolute under /devices, no "", "." or ".." component,
@@ -124,9 +106,9 @@ int fb_uevent_parse(const struct fb_uevent_env *env, struct fb_uevent *ev, char 
 			      !env->major   ? "MAJOR"
 			      : !env->minor ? "MINOR"
 					    : "DEVNAME");
-	if (fb_uevent_parse_number(env->major, FB_DEVNUM_MAJOR_MAX, &maj) < 0)
+	if (parse_decimal(env->major, FB_DEVNUM_MAJOR_MAX, &maj) < 0)
 		return reject(why, whylen, "invalid MAJOR \"%.32s\"", env->major);
-	if (fb_uevent_parse_number(env->minor, FB_DEVNUM_MINOR_MAX, &min) < 0)
+	if (parse_decimal(env->minor, FB_DEVNUM_MINOR_MAX, &min) < 0)
 		return reject(why, whylen, "invalid MINOR \"%.32s\"", env->minor);
 	if (maj != FB_GRAPHICS_MAJOR)
 		return reject(why, whylen, "MAJOR %s is not the framebuffer major 29",
@@ -141,7 +123,7 @@ int fb_uevent_parse(const struct fb_uevent_env *env, struct fb_uevent *ev, char 
 			      "DEVNAME \"%.256s\" is not the device's name \"%.256s\"",
 			      env->devname, base);
 	if (env->seqnum) {
-		if (fb_uevent_parse_number(env->seqnum, ~0ULL, &ev->seqnum) < 0)
+		if (parse_decimal(env->seqnum, ~0ULL, &ev->seqnum) < 0)
 			return reject(why, whylen, "invalid SEQNUM \"%.32s\"",
 				      env->seqnum);
 		ev->has_seqnum = true;

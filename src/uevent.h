@@ -45,6 +45,3 @@ void fb_uevent_env_from_environ(struct fb_uevent_env *env);
  */
 int fb_uevent_parse(const struct fb_uevent_env *env, struct fb_uevent *ev, char *why,
 		    size_t whylen);
-
-/* Strict decimal with no sign, no spaces, no leading zeros, at most max. */
-int fb_uevent_parse_number(const char *s, unsigned long long max, unsigned long long *out);

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The other sysfs attribute parsers: numbers, virtual_size, mode, modes. */
+/* The other sysfs attribute parsers (numbers, virtual_size, mode, modes),
+ * the strict number parsers every number goes through, and log_errno. */
 #include <errno.h>
+#include <stdint.h>
 
 #include "fbclass.h"
+#include "log.h"
 #include "strutil.h"
 #include "test.h"
 
@@ -113,8 +116,73 @@ static void test_utf8(void)
 	free(s);
 }
 
+static void test_decimal(void)
+{
+	unsigned long long v = 7;
+	const char *end = NULL;
+	double d = 0;
+
+	ASSERT_INT_EQ(parse_decimal("0", 10, &v), 0);
+	ASSERT_INT_EQ(v, 0);
+	ASSERT_INT_EQ(parse_decimal("18446744073709551615", UINT64_MAX, &v), 0);
+	ASSERT_TRUE(v == UINT64_MAX);
+	ASSERT_INT_EQ(parse_decimal("18446744073709551616", UINT64_MAX, &v), -ERANGE);
+	ASSERT_INT_EQ(parse_decimal("11", 10, &v), -ERANGE);
+	ASSERT_INT_EQ(parse_decimal("10", 10, &v), 0);
+	ASSERT_INT_EQ(v, 10);
+	ASSERT_INT_EQ(parse_decimal("5", 4, &v), -ERANGE);
+	ASSERT_INT_EQ(parse_decimal("", 10, &v), -EINVAL);
+	ASSERT_INT_EQ(parse_decimal(NULL, 10, &v), -EINVAL);
+	ASSERT_INT_EQ(parse_decimal("+1", 10, &v), -EINVAL);
+	ASSERT_INT_EQ(parse_decimal(" 1", 10, &v), -EINVAL);
+	ASSERT_INT_EQ(parse_decimal("1 ", 10, &v), -EINVAL);
+	ASSERT_INT_EQ(parse_decimal("01", 10, &v), -EINVAL);
+	ASSERT_INT_EQ(parse_decimal("1\n", 10, &v), -EINVAL);
+	ASSERT_INT_EQ(parse_decimal_prefix("32K\n", 100, &v, &end), 0);
+	ASSERT_INT_EQ(v, 32);
+	ASSERT_STR_EQ(end, "K\n");
+	ASSERT_INT_EQ(parse_decimal_prefix("x", 100, &v, &end), -EINVAL);
+
+	ASSERT_INT_EQ(parse_seconds("0", true, &d), 0);
+	ASSERT_INT_EQ(parse_seconds("0", false, &d), -EINVAL);
+	ASSERT_INT_EQ(parse_seconds("0.5", false, &d), 0);
+	ASSERT_TRUE(d == 0.5);
+	ASSERT_INT_EQ(parse_seconds("3600", false, &d), 0);
+	ASSERT_INT_EQ(parse_seconds("3600.1", false, &d), -EINVAL);
+	ASSERT_INT_EQ(parse_seconds("-1", true, &d), -EINVAL);
+	ASSERT_INT_EQ(parse_seconds("nan", true, &d), -EINVAL);
+	ASSERT_INT_EQ(parse_seconds("inf", true, &d), -EINVAL);
+	ASSERT_INT_EQ(parse_seconds("1s", true, &d), -EINVAL);
+	ASSERT_INT_EQ(parse_seconds("", true, &d), -EINVAL);
+}
+
+/* log_errno returns its argument, names its cause through %m, and leaves
+ * errno as it found it. */
+static void test_log_errno(void)
+{
+	char buf[256] = "";
+	FILE *saved = stderr, *mem = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	ASSERT_TRUE(mem != NULL);
+	if (!mem)
+		return;
+	stderr = mem;
+	errno = EPERM;
+	ASSERT_INT_EQ(log_errno(-ENOENT, "x: %m"), -ENOENT);
+	ASSERT_INT_EQ(errno, EPERM);
+	errno = EBUSY;
+	ERR("y: %m");
+	ASSERT_INT_EQ(errno, EBUSY);
+	fclose(mem);
+	stderr = saved;
+	ASSERT_STR_EQ(buf, "fbclassctl: x: No such file or directory\n"
+			   "fbclassctl: y: Device or resource busy\n");
+}
+
 int main(void)
 {
+	test_decimal();
+	test_log_errno();
 	test_uint();
 	test_pair();
 	test_mode();
