@@ -15,6 +15,16 @@ skip() {
 	exit 77
 }
 
+# skip_part DESC REASON: one check of a tier that cannot run here.  On a
+# user's machine a TAP "# SKIP" line; under CI a failure, as skip() is.
+skip_part() {
+	if [ "${CI:-}" = true ]; then
+		not_ok "$1 (CI=true, a skip is a failure: $2)"
+	else
+		echo "ok - $1 # SKIP $2"
+	fi
+}
+
 n_pass=0
 n_fail=0
 ok() { n_pass=$((n_pass + 1)); echo "ok - $*"; }

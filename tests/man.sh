@@ -20,23 +20,52 @@ for page in "$top_srcdir"/man/*.[0-9]; do
 	fi
 done
 
-MANWIDTH=200 man -l "$top_srcdir/man/fbclassctl.8" 2>/dev/null | col -b >"$work/page"
-# Every command in the table has a section.
+MANWIDTH=200 man -l "$top_srcdir/man/fbclassctl.8" 2>/dev/null | col -b | expand >"$work/page"
+# section CMD: the text of command CMD's own entry under COMMANDS, up to
+# the next command or heading.  A name documented elsewhere does not count.
+section() {
+	awk -v cmd="$1" '
+		/^[A-Z]/ { on = 0 }
+		/^   [a-z]/ { on = ($1 == cmd) }
+		on' "$work/page"
+}
 # (each list is checked to be non-empty, so a changed --help layout fails)
 cmds=$("$FBCLASSCTL" --help | awk '/^Commands:/{on=1; next} on && NF==0 {exit} on {print $1}')
 check "--help lists commands" test -n "$cmds"
 for cmd in $cmds; do
-	if grep -qE "^   $cmd( |$)" "$work/page"; then ok "command $cmd documented"; else not_ok "command $cmd documented"; fi
+	section "$cmd" >"$work/sec-$cmd"
+	if [ -s "$work/sec-$cmd" ]; then ok "command $cmd has its section"; else not_ok "command $cmd has its section"; fi
 done
-# Every column of list, and every long option of every command.
+# Every column of list in list's column list: a line that starts with it.
 cols=$("$FBCLASSCTL" list --help | awk '/^Columns/{on=1; next} on && NF==0 {exit} on {print $1}')
 check "list --help lists columns" test "$(echo "$cols" | wc -w)" -ge 16
+awk '/^       The columns:/{on=1; next} on && /^       [A-Z]/{print $1}' "$work/sec-list" >"$work/cols"
 for col in $cols; do
-	if grep -qF -- "$col" "$work/page"; then ok "column $col documented"; else not_ok "column $col documented"; fi
+	if grep -qxF -- "$col" "$work/cols"; then ok "column $col in list's column list"; else not_ok "column $col in list's column list"; fi
 done
+for col in $(cat "$work/cols"); do
+	if echo "$cols" | grep -qxF -- "$col"; then ok "documented column $col exists"; else not_ok "documented column $col exists (not in list --help)"; fi
+done
+# Every long option of every command in that command's own section (a
+# word of its own: --dev does not count for --dev-dir).  --help is
+# documented once, under OPTIONS, for every command.
 for cmd in $cmds; do
 	for opt in $("$FBCLASSCTL" "$cmd" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
-		if grep -qF -- "$opt" "$work/page"; then ok "$cmd $opt documented"; else not_ok "$cmd $opt documented"; fi
+		[ "$opt" = --help ] && continue
+		if grep -qE -- "(^|[^a-z-])$opt([^a-z-]|\$)" "$work/sec-$cmd"; then
+			ok "$cmd $opt documented in its section"
+		else
+			not_ok "$cmd $opt documented in its section"
+		fi
 	done
+done
+# Global options, under OPTIONS.
+awk '/^OPTIONS/{on=1; next} /^[A-Z]/{on=0} on' "$work/page" >"$work/sec-options"
+for opt in $("$FBCLASSCTL" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+	if grep -qE -- "(^|[^a-z-])$opt([^a-z-]|\$)" "$work/sec-options"; then
+		ok "global $opt documented under OPTIONS"
+	else
+		not_ok "global $opt documented under OPTIONS"
+	fi
 done
 finish

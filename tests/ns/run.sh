@@ -367,7 +367,7 @@ if [ -n "$pnglib" ] && mount --bind /dev/null "$(readlink -f "$pnglib")"; then
 		"bench --snap: libpng16.so.16 not available: " "$work/png.err"
 	umount "$(readlink -f "$pnglib")"
 else
-	ok "# SKIP no libpng16.so.16 to hide"
+	skip_part "no libpng: snap and bench --snap name the library" "no libpng16.so.16 to hide"
 fi
 # The same for list's libsmartcols: named, and not taken for out of memory.
 scolslib=$(libpath libsmartcols.so.1)
@@ -382,7 +382,7 @@ if "$FBCLASSCTL" --version | grep -q '^table: dlopen' &&
 	check "no libsmartcols: nothing on stdout" test ! -s "$work/list.out"
 	umount "$(readlink -f "$scolslib")"
 else
-	ok "# SKIP list does not dlopen libsmartcols.so.1 here"
+	skip_part "no libsmartcols: list names the library" "list does not dlopen libsmartcols.so.1 here"
 fi
 
 finish

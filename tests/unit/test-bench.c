@@ -18,19 +18,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                 \
-	do {                                                                             \
-		if (!(cond)) {                                                           \
-			fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, \
-				#cond);                                                  \
-			fprintf(stderr, __VA_ARGS__);                                    \
-			fputc('\n', stderr);                                             \
-			failures++;                                                      \
-		}                                                                        \
-	} while (0)
+#include "test.h"
 
 struct fmt {
 	const char *name;
@@ -87,19 +75,19 @@ static void test_pixels(void)
 	uint8_t mem[64];
 	struct fb_bench_dev d = ram_dev(&fmts[6], mem, 4, 4, 16);
 
-	CHECK(fb_bench_fill_pixel(&d) ==
-		      ((0x12u >> 3) << 11 | (0x34u >> 2) << 5 | 0x56u >> 3),
-	      "RGB565 fill pixel 0x%x", fb_bench_fill_pixel(&d));
-	CHECK(fb_bench_compare_mask(&d) == 0xffff, "RGB565 mask");
+	ASSERT_MSG(fb_bench_fill_pixel(&d) ==
+			   ((0x12u >> 3) << 11 | (0x34u >> 2) << 5 | 0x56u >> 3),
+		   "RGB565 fill pixel 0x%x", fb_bench_fill_pixel(&d));
+	ASSERT_MSG(fb_bench_compare_mask(&d) == 0xffff, "RGB565 mask");
 	d = ram_dev(&fmts[8], mem, 4, 4, 16);
-	CHECK(fb_bench_fill_pixel(&d) == 0x123456, "XRGB8888 fill pixel");
-	CHECK(fb_bench_compare_mask(&d) == 0xffffff, "XRGB8888 ignores X");
+	ASSERT_MSG(fb_bench_fill_pixel(&d) == 0x123456, "XRGB8888 fill pixel");
+	ASSERT_MSG(fb_bench_compare_mask(&d) == 0xffffff, "XRGB8888 ignores X");
 	d = ram_dev(&fmts[9], mem, 4, 4, 16);
-	CHECK(fb_bench_fill_pixel(&d) == 0xff123456, "ARGB8888 opaque");
+	ASSERT_MSG(fb_bench_fill_pixel(&d) == 0xff123456, "ARGB8888 opaque");
 	d = ram_dev(&fmts[5], mem, 4, 4, 16);
-	CHECK(fb_bench_compare_mask(&d) == 0x7fff, "XRGB1555 ignores bit 15");
+	ASSERT_MSG(fb_bench_compare_mask(&d) == 0x7fff, "XRGB1555 ignores bit 15");
 	d = ram_dev(&fmts[2], mem, 4, 4, 16);
-	CHECK(fb_bench_fill_pixel(&d) == 5, "C4 index");
+	ASSERT_MSG(fb_bench_fill_pixel(&d) == 5, "C4 index");
 }
 
 static void test_mismatch(void)
@@ -115,17 +103,17 @@ static void test_mismatch(void)
 	mem[2 * stride + 4 * 7 + 3] = 0x77; /* X byte of 7,2: masked out */
 	fbk_put_pixel(&d.vis, 5, 3, 0x123457); /* a real mismatch */
 	fbk_put_pixel(&d.vis, 20, 8, 0x000000); /* and another */
-	CHECK(fb_bench_compare(&d, NULL, 0x123456, "fill", "test", &v) == 0,
-	      "compare ran");
-	CHECK(!v.passed, "mismatch detected");
-	CHECK(v.mismatches == 2, "2 mismatches, got %llu",
-	      (unsigned long long)v.mismatches);
-	CHECK(v.have_first && v.first.x == 5 && v.first.y == 3, "first at 5,3: %u,%u",
-	      v.first.x, v.first.y);
-	CHECK(v.first.expected == 0x123456 && v.first.got == 0x123457, "values 0x%x 0x%x",
-	      v.first.expected, v.first.got);
-	CHECK(v.bytes_checked == (uint64_t)w * 4 * h, "bytes checked %llu",
-	      (unsigned long long)v.bytes_checked);
+	ASSERT_MSG(fb_bench_compare(&d, NULL, 0x123456, "fill", "test", &v) == 0,
+		   "compare ran");
+	ASSERT_MSG(!v.passed, "mismatch detected");
+	ASSERT_MSG(v.mismatches == 2, "2 mismatches, got %llu",
+		   (unsigned long long)v.mismatches);
+	ASSERT_MSG(v.have_first && v.first.x == 5 && v.first.y == 3,
+		   "first at 5,3: %u,%u", v.first.x, v.first.y);
+	ASSERT_MSG(v.first.expected == 0x123456 && v.first.got == 0x123457,
+		   "values 0x%x 0x%x", v.first.expected, v.first.got);
+	ASSERT_MSG(v.bytes_checked == (uint64_t)w * 4 * h, "bytes checked %llu",
+		   (unsigned long long)v.bytes_checked);
 	free(mem);
 }
 
@@ -143,30 +131,35 @@ static void run_and_check_restored(const struct fmt *f, unsigned w, unsigned h,
 	randomize(mem, len, w * 31 + h);
 	memcpy(before, mem, len);
 	int rc = fb_bench_run(&d, &o, rep);
-	CHECK(rc == expect_rc, "%s %ux%u pad %zu quick %d: rc %d", f->name, w, h, pad,
-	      quick, rc);
-	CHECK(rep->restored, "%s: restored", f->name);
-	CHECK(memcmp(mem, before, len) == 0, "%s %ux%u: contents restored byte for byte",
-	      f->name, w, h);
+	ASSERT_MSG(rc == expect_rc, "%s %ux%u pad %zu quick %d: rc %d", f->name, w, h,
+		   pad, quick, rc);
+	ASSERT_MSG(rep->restored, "%s: restored", f->name);
+	ASSERT_MSG(memcmp(mem, before, len) == 0,
+		   "%s %ux%u: contents restored byte for byte", f->name, w, h);
 	if (expect_rc == 0) {
-		CHECK(rep->validation.passed,
-		      "%s %ux%u pad %zu: validation: %llu mismatches, first %s/%s at %u,%u want 0x%x got 0x%x",
-		      f->name, w, h, pad, (unsigned long long)rep->validation.mismatches,
-		      rep->validation.first.op, rep->validation.first.strategy,
-		      rep->validation.first.x, rep->validation.first.y,
-		      rep->validation.first.expected, rep->validation.first.got);
-		CHECK(rep->validation.bytes_checked > 0, "%s: bytes checked", f->name);
-		CHECK(rep->n_results >= 4, "%s: %zu results", f->name, rep->n_results);
+		ASSERT_MSG(
+			rep->validation.passed,
+			"%s %ux%u pad %zu: validation: %llu mismatches, first %s/%s at %u,%u want 0x%x got 0x%x",
+			f->name, w, h, pad,
+			(unsigned long long)rep->validation.mismatches,
+			rep->validation.first.op, rep->validation.first.strategy,
+			rep->validation.first.x, rep->validation.first.y,
+			rep->validation.first.expected, rep->validation.first.got);
+		ASSERT_MSG(rep->validation.bytes_checked > 0, "%s: bytes checked",
+			   f->name);
+		ASSERT_MSG(rep->n_results >= 4, "%s: %zu results", f->name,
+			   rep->n_results);
 		bool has_fill = false, has_best = false;
 		for (size_t i = 0; i < rep->n_results; i++) {
 			const struct fb_bench_result *r = &rep->results[i];
 			has_fill |= strcmp(r->op, "fill") == 0 && r->verified == 1;
 			has_best |= r->best;
-			CHECK(r->fb.median > 0 && r->have_ram && r->ram.median > 0,
-			      "%s %s/%s measured", f->name, r->op, r->strategy);
-			CHECK(!quick || r->fb.runs == 1, "quick: one run");
+			ASSERT_MSG(r->fb.median > 0 && r->have_ram && r->ram.median > 0,
+				   "%s %s/%s measured", f->name, r->op, r->strategy);
+			ASSERT_MSG(!quick || r->fb.runs == 1, "quick: one run");
 		}
-		CHECK(has_fill && has_best, "%s: a verified fill and a best", f->name);
+		ASSERT_MSG(has_fill && has_best, "%s: a verified fill and a best",
+			   f->name);
 	}
 	free(rep);
 	free(mem);
@@ -200,12 +193,12 @@ static void test_strategy_filter(void)
 	struct fb_bench_opts o = { .duration = 0.02, .strategies = only };
 	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
 
-	CHECK(fb_bench_run(&d, &o, rep) == 0, "filtered run");
+	ASSERT_MSG(fb_bench_run(&d, &o, rep) == 0, "filtered run");
 	for (size_t i = 0; i < rep->n_results; i++)
-		CHECK(strcmp(rep->results[i].strategy, "memmove") == 0 ||
-			      strcmp(rep->results[i].strategy, "memcpy") == 0,
-		      "only the listed strategies: %s", rep->results[i].strategy);
-	CHECK(rep->n_results == 3, "upload, readback, copy: %zu", rep->n_results);
+		ASSERT_MSG(strcmp(rep->results[i].strategy, "memmove") == 0 ||
+				   strcmp(rep->results[i].strategy, "memcpy") == 0,
+			   "only the listed strategies: %s", rep->results[i].strategy);
+	ASSERT_MSG(rep->n_results == 3, "upload, readback, copy: %zu", rep->n_results);
 	free(rep);
 	free(mem);
 }
@@ -217,7 +210,7 @@ static void test_validation_fails(void)
 	int fd = memfd_create("fb-alias", MFD_CLOEXEC);
 	uint8_t *base;
 
-	CHECK(fd >= 0 && ftruncate(fd, (off_t)(2 * page)) == 0, "memfd");
+	ASSERT_MSG(fd >= 0 && ftruncate(fd, (off_t)(2 * page)) == 0, "memfd");
 	base = mmap(NULL, 3 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	mmap(base, page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
 	mmap(base + page, page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
@@ -228,17 +221,17 @@ static void test_validation_fails(void)
 	struct fb_bench_opts o = { .quick = true };
 	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
 
-	CHECK(fb_bench_run(&d, &o, rep) == 0, "run completes");
-	CHECK(!rep->validation.passed, "aliased rows fail validation");
-	CHECK(rep->validation.mismatches > 0 && rep->validation.have_first,
-	      "mismatches counted and the first reported");
+	ASSERT_MSG(fb_bench_run(&d, &o, rep) == 0, "run completes");
+	ASSERT_MSG(!rep->validation.passed, "aliased rows fail validation");
+	ASSERT_MSG(rep->validation.mismatches > 0 && rep->validation.have_first,
+		   "mismatches counted and the first reported");
 	/* Which of the two aliased rows keeps its own pixels depends on the
 	 * order memcpy stores in (glibc copies backwards when dst > src,
 	 * and ASLR decides that): one of them, never row 2. */
-	CHECK(rep->validation.first.y <= 1, "first mismatch in row 0 or 1: %u",
-	      rep->validation.first.y);
-	CHECK(strcmp(rep->validation.first.op, "upload") == 0, "after upload: %s",
-	      rep->validation.first.op);
+	ASSERT_MSG(rep->validation.first.y <= 1, "first mismatch in row 0 or 1: %u",
+		   rep->validation.first.y);
+	ASSERT_MSG(strcmp(rep->validation.first.op, "upload") == 0, "after upload: %s",
+		   rep->validation.first.op);
 	munmap(base, 3 * page);
 	close(fd);
 	free(rep);
@@ -251,26 +244,26 @@ static void test_device_loss(void)
 	int fd = memfd_create("fb-gone", MFD_CLOEXEC);
 	uint8_t *map;
 
-	CHECK(fd >= 0 && ftruncate(fd, (off_t)len) == 0, "memfd");
+	ASSERT_MSG(fd >= 0 && ftruncate(fd, (off_t)len) == 0, "memfd");
 	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	CHECK(map != MAP_FAILED, "map");
-	CHECK(ftruncate(fd, 0) == 0, "truncate");
+	ASSERT_MSG(map != MAP_FAILED, "map");
+	ASSERT_MSG(ftruncate(fd, 0) == 0, "truncate");
 
 	struct fb_bench_dev d = ram_dev(&fmts[8], map, 256, 32, 1024);
 	struct fb_bench_opts o = { .quick = true };
 	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
 
 	fb_bench_install_signals();
-	CHECK(fb_bench_run(&d, &o, rep) == -ENODEV, "SIGBUS becomes -ENODEV");
-	CHECK(rep->device_removed && !rep->restored, "removed, not restored");
+	ASSERT_MSG(fb_bench_run(&d, &o, rep) == -ENODEV, "SIGBUS becomes -ENODEV");
+	ASSERT_MSG(rep->device_removed && !rep->restored, "removed, not restored");
 	fb_bench_restore_signals();
 
 	/* The sysfs entry gone: the run stops after the first operation and restores. */
-	CHECK(ftruncate(fd, (off_t)len) == 0, "grow back");
+	ASSERT_MSG(ftruncate(fd, (off_t)len) == 0, "grow back");
 	d.syspath = "/nonexistent/sys/class/graphics/fb9";
-	CHECK(fb_bench_run(&d, &o, rep) == -ENODEV, "sysfs entry gone");
-	CHECK(rep->device_removed && rep->restored,
-	      "removed; memory still there: restored");
+	ASSERT_MSG(fb_bench_run(&d, &o, rep) == -ENODEV, "sysfs entry gone");
+	ASSERT_MSG(rep->device_removed && rep->restored,
+		   "removed; memory still there: restored");
 	munmap(map, len);
 	close(fd);
 	free(rep);
@@ -289,47 +282,51 @@ static void test_geometry(void)
 	struct fb_fix_screeninfo f;
 	char why[160];
 
-	CHECK(!fb_bench_geometry_error(&var, &fix, 32, why, sizeof(why)), "sane: %s", why);
+	ASSERT_MSG(!fb_bench_geometry_error(&var, &fix, 32, why, sizeof(why)), "sane: %s",
+		   why);
 	f = fix;
 	f.smem_len = 65536;
-	CHECK(fb_bench_geometry_error(&var, &f, 32, why, sizeof(why)) &&
-		      strcmp(why,
-			     "line_length 2560 × yres_virtual 480 = 1228800 > smem_len 65536") ==
-			      0,
-	      "overrun: %s", why);
+	ASSERT_MSG(
+		fb_bench_geometry_error(&var, &f, 32, why, sizeof(why)) &&
+			strcmp(why,
+			       "line_length 2560 × yres_virtual 480 = 1228800 > smem_len 65536") ==
+				0,
+		"overrun: %s", why);
 	f.smem_len = 0;
-	CHECK(fb_bench_geometry_error(&var, &f, 32, why, sizeof(why)) &&
-		      strstr(why, "> smem_len 0"),
-	      "smem_len 0: %s", why);
+	ASSERT_MSG(fb_bench_geometry_error(&var, &f, 32, why, sizeof(why)) &&
+			   strstr(why, "> smem_len 0"),
+		   "smem_len 0: %s", why);
 	v = var;
 	v.xres = 0;
-	CHECK(fb_bench_geometry_error(&v, &fix, 32, why, sizeof(why)) &&
-		      strcmp(why, "visible size 0x480 is empty") == 0,
-	      "xres 0: %s", why);
+	ASSERT_MSG(fb_bench_geometry_error(&v, &fix, 32, why, sizeof(why)) &&
+			   strcmp(why, "visible size 0x480 is empty") == 0,
+		   "xres 0: %s", why);
 	v = var;
 	v.yres = 0;
-	CHECK(fb_bench_geometry_error(&v, &fix, 32, why, sizeof(why)) &&
-		      strcmp(why, "visible size 640x0 is empty") == 0,
-	      "yres 0: %s", why);
+	ASSERT_MSG(fb_bench_geometry_error(&v, &fix, 32, why, sizeof(why)) &&
+			   strcmp(why, "visible size 640x0 is empty") == 0,
+		   "yres 0: %s", why);
 	f = fix;
 	f.line_length = 1280;
 	f.smem_len = 1280 * 480;
-	CHECK(fb_bench_geometry_error(&var, &f, 32, why, sizeof(why)) &&
-		      strcmp(why,
-			     "line_length 1280 < 2560 bytes for 640 pixels of 32 bpp") ==
-			      0,
-	      "short line: %s", why);
+	ASSERT_MSG(
+		fb_bench_geometry_error(&var, &f, 32, why, sizeof(why)) &&
+			strcmp(why,
+			       "line_length 1280 < 2560 bytes for 640 pixels of 32 bpp") ==
+				0,
+		"short line: %s", why);
 	v = var;
 	v.yoffset = 1;
-	CHECK(fb_bench_geometry_error(&v, &fix, 32, why, sizeof(why)) &&
-		      strcmp(why,
-			     "visible area 640x480+0+1 outside the virtual 640x480") == 0,
-	      "yoffset: %s", why);
+	ASSERT_MSG(fb_bench_geometry_error(&v, &fix, 32, why, sizeof(why)) &&
+			   strcmp(why,
+				  "visible area 640x480+0+1 outside the virtual 640x480") ==
+				   0,
+		   "yoffset: %s", why);
 	v = var;
 	v.xoffset = 0xffffffffu; /* no wrap-around in the sum */
-	CHECK(fb_bench_geometry_error(&v, &fix, 32, why, sizeof(why)) &&
-		      strstr(why, "outside the virtual 640x480"),
-	      "xoffset wraps: %s", why);
+	ASSERT_MSG(fb_bench_geometry_error(&v, &fix, 32, why, sizeof(why)) &&
+			   strstr(why, "outside the virtual 640x480"),
+		   "xoffset wraps: %s", why);
 }
 
 /* bench --snap on a RAM RGB565 device: one PNG per validated op, the fill
@@ -356,47 +353,50 @@ static void test_snapshots(void)
 
 	snprintf(dir, sizeof(dir), "%s/fbclass-bench-snap.XXXXXX",
 		 getenv("TMPDIR") ?: "/tmp");
-	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	ASSERT_MSG(mkdtemp(dir) != NULL, "mkdtemp");
 	snprintf(path, sizeof(path), "%s/missing", dir);
-	CHECK(fb_bench_snaps_open(&snaps, path) == -ENOENT, "a missing DIR is refused");
+	ASSERT_MSG(fb_bench_snaps_open(&snaps, path) == -ENOENT,
+		   "a missing DIR is refused");
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
 	fd = open(victim, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	CHECK(fd >= 0 && write(fd, "keep", 4) == 4, "victim");
+	ASSERT_MSG(fd >= 0 && write(fd, "keep", 4) == 4, "victim");
 	close(fd);
-	CHECK(fb_bench_snaps_open(&snaps, victim) == -ENOTDIR, "a file as DIR is refused");
+	ASSERT_MSG(fb_bench_snaps_open(&snaps, victim) == -ENOTDIR,
+		   "a file as DIR is refused");
 	snprintf(path, sizeof(path), "%s/ram0-fill.png", dir);
-	CHECK(symlink(victim, path) == 0, "plant a symlink");
+	ASSERT_MSG(symlink(victim, path) == 0, "plant a symlink");
 
-	CHECK(fb_bench_snaps_open(&snaps, dir) == 0, "open %s", dir);
-	CHECK(fb_bench_run(&d, &o, rep) == 0 && rep->validation.passed, "run");
-	CHECK(snaps.error == 0, "no snapshot error: %d", snaps.error);
-	CHECK(snaps.n == 3, "three snapshots: %zu", snaps.n);
+	ASSERT_MSG(fb_bench_snaps_open(&snaps, dir) == 0, "open %s", dir);
+	ASSERT_MSG(fb_bench_run(&d, &o, rep) == 0 && rep->validation.passed, "run");
+	ASSERT_MSG(snaps.error == 0, "no snapshot error: %d", snaps.error);
+	ASSERT_MSG(snaps.n == 3, "three snapshots: %zu", snaps.n);
 	for (size_t i = 0; i < snaps.n && i < 3; i++) {
 		char want[512];
 		snprintf(want, sizeof(want), "%s/ram0-%s.png", dir, ops[i]);
-		CHECK(strcmp(snaps.shots[i].op, ops[i]) == 0 && snaps.shots[i].passed,
-		      "snapshot %zu is %s, passed", i, ops[i]);
-		CHECK(strcmp(snaps.shots[i].file, want) == 0, "file %s",
-		      snaps.shots[i].file);
-		CHECK(lstat(want, &st) == 0 && S_ISREG(st.st_mode),
-		      "%s is a regular file", want);
+		ASSERT_MSG(strcmp(snaps.shots[i].op, ops[i]) == 0 && snaps.shots[i].passed,
+			   "snapshot %zu is %s, passed", i, ops[i]);
+		ASSERT_MSG(strcmp(snaps.shots[i].file, want) == 0, "file %s",
+			   snaps.shots[i].file);
+		ASSERT_MSG(lstat(want, &st) == 0 && S_ISREG(st.st_mode),
+			   "%s is a regular file", want);
 	}
 	fd = open(victim, O_RDONLY);
-	CHECK(fd >= 0 && read(fd, buf, sizeof(buf)) == 4 && memcmp(buf, "keep", 4) == 0,
-	      "the symlink's target is untouched");
+	ASSERT_MSG(fd >= 0 && read(fd, buf, sizeof(buf)) == 4 &&
+			   memcmp(buf, "keep", 4) == 0,
+		   "the symlink's target is untouched");
 	close(fd);
 
 	/* The fill colour 0x123456 in RGB565 is 2, 13, 10: 16, 53, 82 in 8 bits. */
 	memset(&img, 0, sizeof(img));
 	img.version = PNG_IMAGE_VERSION;
-	CHECK(png_image_begin_read_from_file(&img, path) != 0, "read %s", path);
-	CHECK(img.width == w && img.height == h, "%ux%u", img.width, img.height);
+	ASSERT_MSG(png_image_begin_read_from_file(&img, path) != 0, "read %s", path);
+	ASSERT_MSG(img.width == w && img.height == h, "%ux%u", img.width, img.height);
 	img.format = PNG_FORMAT_RGB;
-	CHECK(png_image_finish_read(&img, NULL, rgb, 0, NULL) != 0, "decode");
+	ASSERT_MSG(png_image_finish_read(&img, NULL, rgb, 0, NULL) != 0, "decode");
 	for (size_t i = 0; i < (size_t)w * h; i++)
 		if (rgb[i * 3] != 16 || rgb[i * 3 + 1] != 53 || rgb[i * 3 + 2] != 82) {
-			CHECK(0, "fill pixel %zu is %u,%u,%u", i, rgb[i * 3],
-			      rgb[i * 3 + 1], rgb[i * 3 + 2]);
+			ASSERT_MSG(0, "fill pixel %zu is %u,%u,%u", i, rgb[i * 3],
+				   rgb[i * 3 + 1], rgb[i * 3 + 2]);
 			break;
 		}
 	fb_bench_snaps_close(&snaps);
@@ -405,7 +405,7 @@ static void test_snapshots(void)
 		unlink(path);
 	}
 	unlink(victim);
-	CHECK(rmdir(dir) == 0, "no temporary file left in %s", dir);
+	ASSERT_MSG(rmdir(dir) == 0, "no temporary file left in %s", dir);
 	free(rgb);
 	free(rep);
 	free(mem);
@@ -422,10 +422,5 @@ int main(void)
 	test_device_loss();
 	test_geometry();
 	test_snapshots();
-	if (failures) {
-		fprintf(stderr, "%d failures\n", failures);
-		return EXIT_FAILURE;
-	}
-	printf("ok - bench core\n");
-	return EXIT_SUCCESS;
+	return test_finish("test-bench");
 }

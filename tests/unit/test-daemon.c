@@ -9,7 +9,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "test.h"
 #include "commands.h"
 #include "daemon.h"
 #include "log.h"
@@ -20,34 +20,34 @@ static void test_notify_address(void)
 	socklen_t len;
 	char longpath[200];
 
-	CHECK_INTEQ(fb_notify_address("/run/systemd/notify", &sa, &len), 0);
-	CHECK_INTEQ(sa.sun_family, AF_UNIX);
-	CHECK_STREQ(sa.sun_path, "/run/systemd/notify");
-	CHECK_INTEQ(len, offsetof(struct sockaddr_un, sun_path) +
-				 strlen("/run/systemd/notify") + 1);
+	ASSERT_INT_EQ(fb_notify_address("/run/systemd/notify", &sa, &len), 0);
+	ASSERT_INT_EQ(sa.sun_family, AF_UNIX);
+	ASSERT_STR_EQ(sa.sun_path, "/run/systemd/notify");
+	ASSERT_INT_EQ(len, offsetof(struct sockaddr_un, sun_path) +
+				   strlen("/run/systemd/notify") + 1);
 
-	CHECK_INTEQ(fb_notify_address("@fbclassctl/notify", &sa, &len), 0);
-	CHECK_INTEQ(sa.sun_path[0], '\0');
-	CHECK(memcmp(sa.sun_path + 1, "fbclassctl/notify", 17) == 0);
+	ASSERT_INT_EQ(fb_notify_address("@fbclassctl/notify", &sa, &len), 0);
+	ASSERT_INT_EQ(sa.sun_path[0], '\0');
+	ASSERT_TRUE(memcmp(sa.sun_path + 1, "fbclassctl/notify", 17) == 0);
 	/* abstract: the leading NUL and the name, no terminator */
-	CHECK_INTEQ(len, offsetof(struct sockaddr_un, sun_path) + 18);
+	ASSERT_INT_EQ(len, offsetof(struct sockaddr_un, sun_path) + 18);
 
-	CHECK_INTEQ(fb_notify_address(NULL, &sa, &len), -EINVAL);
-	CHECK_INTEQ(fb_notify_address("", &sa, &len), -EINVAL);
-	CHECK_INTEQ(fb_notify_address("@", &sa, &len), -EINVAL);
-	CHECK_INTEQ(fb_notify_address("/", &sa, &len), -EINVAL);
-	CHECK_INTEQ(fb_notify_address("run/notify", &sa, &len), -EINVAL);
+	ASSERT_INT_EQ(fb_notify_address(NULL, &sa, &len), -EINVAL);
+	ASSERT_INT_EQ(fb_notify_address("", &sa, &len), -EINVAL);
+	ASSERT_INT_EQ(fb_notify_address("@", &sa, &len), -EINVAL);
+	ASSERT_INT_EQ(fb_notify_address("/", &sa, &len), -EINVAL);
+	ASSERT_INT_EQ(fb_notify_address("run/notify", &sa, &len), -EINVAL);
 	memset(longpath, 'a', sizeof(longpath) - 1);
 	longpath[0] = '/';
 	longpath[sizeof(longpath) - 1] = '\0';
-	CHECK_INTEQ(fb_notify_address(longpath, &sa, &len), -ENAMETOOLONG);
+	ASSERT_INT_EQ(fb_notify_address(longpath, &sa, &len), -ENAMETOOLONG);
 	longpath[sizeof(sa.sun_path) - 1] = '\0'; /* 107 characters and the NUL: fits */
-	CHECK_INTEQ(fb_notify_address(longpath, &sa, &len), 0);
+	ASSERT_INT_EQ(fb_notify_address(longpath, &sa, &len), 0);
 	longpath[sizeof(sa.sun_path) - 1] = 'a';
 	longpath[sizeof(sa.sun_path)] = '\0'; /* 108: no room for the NUL */
-	CHECK_INTEQ(fb_notify_address(longpath, &sa, &len), -ENAMETOOLONG);
+	ASSERT_INT_EQ(fb_notify_address(longpath, &sa, &len), -ENAMETOOLONG);
 	longpath[0] = '@'; /* abstract: 108 bytes fit exactly */
-	CHECK_INTEQ(fb_notify_address(longpath, &sa, &len), 0);
+	ASSERT_INT_EQ(fb_notify_address(longpath, &sa, &len), 0);
 }
 
 /* A real datagram: READY=1 arrives at an abstract socket named by
@@ -61,20 +61,20 @@ static void test_notify_send(void)
 	ssize_t n;
 
 	snprintf(name, sizeof(name), "@fbclassctl-test-%d", (int)getpid());
-	CHECK_INTEQ(fb_notify_address(name, &sa, &len), 0);
+	ASSERT_INT_EQ(fb_notify_address(name, &sa, &len), 0);
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	CHECK(fd >= 0);
-	CHECK_INTEQ(bind(fd, (struct sockaddr *)&sa, len), 0);
+	ASSERT_TRUE(fd >= 0);
+	ASSERT_INT_EQ(bind(fd, (struct sockaddr *)&sa, len), 0);
 	unsetenv("NOTIFY_SOCKET");
-	CHECK_INTEQ(fb_notify("READY=1"), 0);
+	ASSERT_INT_EQ(fb_notify("READY=1"), 0);
 	setenv("NOTIFY_SOCKET", name, 1);
-	CHECK_INTEQ(fb_notify("READY=1"), 0);
+	ASSERT_INT_EQ(fb_notify("READY=1"), 0);
 	n = recv(fd, buf, sizeof(buf) - 1, 0);
-	CHECK_INTEQ(n, 7);
+	ASSERT_INT_EQ(n, 7);
 	buf[n > 0 ? n : 0] = '\0';
-	CHECK_STREQ(buf, "READY=1");
+	ASSERT_STR_EQ(buf, "READY=1");
 	setenv("NOTIFY_SOCKET", "relative/path", 1);
-	CHECK_INTEQ(fb_notify("READY=1"), -EINVAL);
+	ASSERT_INT_EQ(fb_notify("READY=1"), -EINVAL);
 	unsetenv("NOTIFY_SOCKET");
 	close(fd);
 }
@@ -91,45 +91,45 @@ static void test_options(void)
 {
 	struct fb_daemon_opts o;
 
-	CHECK_INTEQ(parse(&o, NULL, NULL, NULL), 0);
-	CHECK_STREQ(o.nm.devdir, "/dev");
-	CHECK(!o.nm.config_given);
-	CHECK(!o.nm.load_modules);
-	CHECK_INTEQ(o.buffer_size, 16 * 1024 * 1024);
-	CHECK_INTEQ(o.ready_fd, -1);
-	CHECK(!o.syslog);
-	CHECK_INTEQ(o.coalesce_ms, 20);
-	CHECK_INTEQ(parse(&o, "--coalesce", "0", NULL), 0);
-	CHECK_INTEQ(o.coalesce_ms, 0);
-	CHECK_INTEQ(parse(&o, "--coalesce=1000", NULL, NULL), 0);
-	CHECK_INTEQ(o.coalesce_ms, 1000);
+	ASSERT_INT_EQ(parse(&o, NULL, NULL, NULL), 0);
+	ASSERT_STR_EQ(o.nm.devdir, "/dev");
+	ASSERT_TRUE(!o.nm.config_given);
+	ASSERT_TRUE(!o.nm.load_modules);
+	ASSERT_INT_EQ(o.buffer_size, 16 * 1024 * 1024);
+	ASSERT_INT_EQ(o.ready_fd, -1);
+	ASSERT_TRUE(!o.syslog);
+	ASSERT_INT_EQ(o.coalesce_ms, 20);
+	ASSERT_INT_EQ(parse(&o, "--coalesce", "0", NULL), 0);
+	ASSERT_INT_EQ(o.coalesce_ms, 0);
+	ASSERT_INT_EQ(parse(&o, "--coalesce=1000", NULL, NULL), 0);
+	ASSERT_INT_EQ(o.coalesce_ms, 1000);
 
-	CHECK_INTEQ(parse(&o, "--buffer-size", "65536", "--load-modules"), 0);
-	CHECK_INTEQ(o.buffer_size, 65536);
-	CHECK(o.nm.load_modules);
-	CHECK_INTEQ(parse(&o, "--ready-fd", "3", "--syslog"), 0);
-	CHECK_INTEQ(o.ready_fd, 3);
-	CHECK(o.syslog);
-	CHECK_INTEQ(parse(&o, "--config", "/tmp/x.conf", "--dev=/tmp/d"), 0);
-	CHECK_STREQ(o.nm.config, "/tmp/x.conf");
-	CHECK(o.nm.config_given);
-	CHECK_STREQ(o.nm.devdir, "/tmp/d");
-	CHECK_INTEQ(parse(&o, "--help", NULL, NULL), -1);
+	ASSERT_INT_EQ(parse(&o, "--buffer-size", "65536", "--load-modules"), 0);
+	ASSERT_INT_EQ(o.buffer_size, 65536);
+	ASSERT_TRUE(o.nm.load_modules);
+	ASSERT_INT_EQ(parse(&o, "--ready-fd", "3", "--syslog"), 0);
+	ASSERT_INT_EQ(o.ready_fd, 3);
+	ASSERT_TRUE(o.syslog);
+	ASSERT_INT_EQ(parse(&o, "--config", "/tmp/x.conf", "--dev=/tmp/d"), 0);
+	ASSERT_STR_EQ(o.nm.config, "/tmp/x.conf");
+	ASSERT_TRUE(o.nm.config_given);
+	ASSERT_STR_EQ(o.nm.devdir, "/tmp/d");
+	ASSERT_INT_EQ(parse(&o, "--help", NULL, NULL), -1);
 
 	log_max_priority = -1; /* the usage errors below are expected */
-	CHECK_INTEQ(parse(&o, "--buffer-size", "4095", NULL), FB_EXIT_USAGE);
-	CHECK_INTEQ(parse(&o, "--buffer-size", "16M", NULL), FB_EXIT_USAGE);
-	CHECK_INTEQ(parse(&o, "--buffer-size", "-1", NULL), FB_EXIT_USAGE);
-	CHECK_INTEQ(parse(&o, "--buffer-size", "99999999999", NULL), FB_EXIT_USAGE);
-	CHECK_INTEQ(parse(&o, "--coalesce", "1001", NULL), FB_EXIT_USAGE);
-	CHECK_INTEQ(parse(&o, "--coalesce", "5ms", NULL), FB_EXIT_USAGE);
-	CHECK_INTEQ(parse(&o, "--coalesce", "", NULL), FB_EXIT_USAGE);
-	CHECK_INTEQ(parse(&o, "--ready-fd", "x", NULL), FB_EXIT_USAGE);
-	CHECK_INTEQ(parse(&o, "--ready-fd", "-1", NULL), FB_EXIT_USAGE);
-	CHECK_INTEQ(parse(&o, "--ready-fd", "03", NULL), FB_EXIT_USAGE);
-	CHECK_INTEQ(parse(&o, "--dev", "", NULL), FB_EXIT_USAGE);
-	CHECK_INTEQ(parse(&o, "--dry-run", NULL, NULL), FB_EXIT_USAGE);
-	CHECK_INTEQ(parse(&o, "stray", NULL, NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "--buffer-size", "4095", NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "--buffer-size", "16M", NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "--buffer-size", "-1", NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "--buffer-size", "99999999999", NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "--coalesce", "1001", NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "--coalesce", "5ms", NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "--coalesce", "", NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "--ready-fd", "x", NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "--ready-fd", "-1", NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "--ready-fd", "03", NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "--dev", "", NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "--dry-run", NULL, NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "stray", NULL, NULL), FB_EXIT_USAGE);
 	log_max_priority = LOG_INFO;
 }
 
@@ -139,29 +139,29 @@ static void test_classify(void)
 					    "bind", "unbind", "move" };
 
 	for (size_t i = 0; i < sizeof(sync) / sizeof(sync[0]); i++) {
-		CHECK_INTEQ(fb_daemon_classify("graphics", sync[i], true, false),
-			    FB_DAEMON_SYNC);
-		CHECK_INTEQ(fb_daemon_classify("graphics", sync[i], true, true),
-			    FB_DAEMON_SYNC);
+		ASSERT_INT_EQ(fb_daemon_classify("graphics", sync[i], true, false),
+			      FB_DAEMON_SYNC);
+		ASSERT_INT_EQ(fb_daemon_classify("graphics", sync[i], true, true),
+			      FB_DAEMON_SYNC);
 		/* fbcon: no node, nothing to do */
-		CHECK_INTEQ(fb_daemon_classify("graphics", sync[i], false, true),
-			    FB_DAEMON_IGNORE);
+		ASSERT_INT_EQ(fb_daemon_classify("graphics", sync[i], false, true),
+			      FB_DAEMON_IGNORE);
 	}
-	CHECK_INTEQ(fb_daemon_classify("graphics", "online", true, false),
-		    FB_DAEMON_IGNORE);
-	CHECK_INTEQ(fb_daemon_classify("graphics", "bogus", true, false),
-		    FB_DAEMON_IGNORE);
-	CHECK_INTEQ(fb_daemon_classify("graphics", NULL, true, false), FB_DAEMON_IGNORE);
-	CHECK_INTEQ(fb_daemon_classify(NULL, "add", true, false), FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("graphics", "online", true, false),
+		      FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("graphics", "bogus", true, false),
+		      FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("graphics", NULL, true, false), FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify(NULL, "add", true, false), FB_DAEMON_IGNORE);
 	/* bus devices: only add, only with --load-modules */
-	CHECK_INTEQ(fb_daemon_classify("pci", "add", false, true), FB_DAEMON_LOAD);
-	CHECK_INTEQ(fb_daemon_classify("platform", "add", false, true), FB_DAEMON_LOAD);
-	CHECK_INTEQ(fb_daemon_classify("usb", "add", false, true), FB_DAEMON_LOAD);
-	CHECK_INTEQ(fb_daemon_classify("pci", "add", false, false), FB_DAEMON_IGNORE);
-	CHECK_INTEQ(fb_daemon_classify("pci", "bind", false, true), FB_DAEMON_IGNORE);
-	CHECK_INTEQ(fb_daemon_classify("pci", "remove", false, true), FB_DAEMON_IGNORE);
-	CHECK_INTEQ(fb_daemon_classify("block", "add", true, true), FB_DAEMON_IGNORE);
-	CHECK_INTEQ(fb_daemon_classify("drm", "add", true, true), FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("pci", "add", false, true), FB_DAEMON_LOAD);
+	ASSERT_INT_EQ(fb_daemon_classify("platform", "add", false, true), FB_DAEMON_LOAD);
+	ASSERT_INT_EQ(fb_daemon_classify("usb", "add", false, true), FB_DAEMON_LOAD);
+	ASSERT_INT_EQ(fb_daemon_classify("pci", "add", false, false), FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("pci", "bind", false, true), FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("pci", "remove", false, true), FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("block", "add", true, true), FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("drm", "add", true, true), FB_DAEMON_IGNORE);
 }
 
 int main(void)
@@ -170,5 +170,5 @@ int main(void)
 	test_notify_send();
 	test_options();
 	test_classify();
-	CHECK_EXIT();
+	return test_finish("test-daemon");
 }

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <sys/sysmacros.h>
 
-#include "check.h"
+#include "test.h"
 #include "modules.h"
 #include "nodes.h"
 #include "rules.h"
@@ -56,38 +56,39 @@ static void test_defaults(void)
 	struct node_plan p;
 	const struct node_link *l;
 
-	CHECK(FBDEV(3) == makedev(29, 3));
-	CHECK_INTEQ(node_plan(in, 4, NULL, &defaults, &p), 0);
-	CHECK_INTEQ(p.n_nodes, 4);
-	CHECK_STREQ(p.nodes[0].name, "fb2");
-	CHECK(p.nodes[0].devnum == makedev(29, 2));
-	CHECK_STREQ(p.nodes[1].name, "fb0");
-	CHECK_INTEQ(p.nodes[1].own.gid, 44);
-	CHECK_INTEQ(p.nodes[1].own.mode, 0660);
-	CHECK_STREQ(p.nodes[1].own.group, "video");
+	ASSERT_TRUE(FBDEV(3) == makedev(29, 3));
+	ASSERT_INT_EQ(node_plan(in, 4, NULL, &defaults, &p), 0);
+	ASSERT_INT_EQ(p.n_nodes, 4);
+	ASSERT_STR_EQ(p.nodes[0].name, "fb2");
+	ASSERT_TRUE(p.nodes[0].devnum == makedev(29, 2));
+	ASSERT_STR_EQ(p.nodes[1].name, "fb0");
+	ASSERT_INT_EQ(p.nodes[1].own.gid, 44);
+	ASSERT_INT_EQ(p.nodes[1].own.mode, 0660);
+	ASSERT_STR_EQ(p.nodes[1].own.group, "video");
 	/* by-path x2 (fb0 wins over fb2), by-name x2 (fb0 wins, "Virtual_FB") */
-	CHECK_INTEQ(p.n_links, 4);
+	ASSERT_INT_EQ(p.n_links, 4);
 	l = find(&p, "fb/by-path/pci-0000:00:02.0");
-	CHECK(l && strcmp(l->target, "../../fb0") == 0 && strcmp(l->node, "fb0") == 0);
+	ASSERT_TRUE(l && strcmp(l->target, "../../fb0") == 0 &&
+		    strcmp(l->node, "fb0") == 0);
 	l = find(&p, "fb/by-name/bochsdrmfb");
-	CHECK(l && strcmp(l->target, "../../fb0") == 0);
+	ASSERT_TRUE(l && strcmp(l->target, "../../fb0") == 0);
 	l = find(&p, "fb/by-name/Virtual_FB");
-	CHECK(l && strcmp(l->target, "../../fb1") == 0);
+	ASSERT_TRUE(l && strcmp(l->target, "../../fb1") == 0);
 	l = find(&p, "fb/by-path/platform-vfb.0");
-	CHECK(l && strcmp(l->target, "../../fb1") == 0);
-	CHECK_INTEQ(p.n_kept, 0);
-	CHECK_INTEQ(p.n_stale, 0);
+	ASSERT_TRUE(l && strcmp(l->target, "../../fb1") == 0);
+	ASSERT_INT_EQ(p.n_kept, 0);
+	ASSERT_INT_EQ(p.n_stale, 0);
 	node_plan_free(&p);
 
 	/* No parent path id, no id: a node and no links. */
 	struct node_input in2[] = { { &devs[3], NULL } };
-	CHECK_INTEQ(node_plan(in2, 1, NULL, &defaults, &p), 0);
-	CHECK_INTEQ(p.n_nodes, 1);
-	CHECK_INTEQ(p.n_links, 0);
+	ASSERT_INT_EQ(node_plan(in2, 1, NULL, &defaults, &p), 0);
+	ASSERT_INT_EQ(p.n_nodes, 1);
+	ASSERT_INT_EQ(p.n_links, 0);
 	node_plan_free(&p);
 
-	CHECK_INTEQ(node_plan(NULL, 0, NULL, &defaults, &p), 0);
-	CHECK_INTEQ(p.n_nodes + p.n_links, 0);
+	ASSERT_INT_EQ(node_plan(NULL, 0, NULL, &defaults, &p), 0);
+	ASSERT_INT_EQ(p.n_nodes + p.n_links, 0);
 	node_plan_free(&p);
 }
 
@@ -107,27 +108,28 @@ static void test_rules(void)
 	struct node_plan p;
 	const struct node_link *l;
 
-	CHECK_INTEQ(fb_rules_parse_string(conf, "plan.conf", &r), 0);
-	CHECK_INTEQ(node_plan(in, 3, &r, &defaults, &p), 0);
-	CHECK_INTEQ(p.n_nodes, 2);
-	CHECK_STREQ(p.nodes[0].name, "fb0");
-	CHECK_INTEQ(p.nodes[0].own.gid, 0);
-	CHECK_STREQ(p.nodes[0].own.group, "root");
-	CHECK_INTEQ(p.nodes[0].own.mode, 0600);
-	CHECK_STREQ(p.nodes[1].name, "fb1");
-	CHECK_INTEQ(p.nodes[1].own.mode, 0666);
-	CHECK_STREQ(p.nodes[1].own.group, "video"); /* default kept */
-	CHECK_INTEQ(p.n_kept, 1);
-	CHECK_STREQ(p.kept[0], "fb3");
+	ASSERT_INT_EQ(fb_rules_parse_string(conf, "plan.conf", &r), 0);
+	ASSERT_INT_EQ(node_plan(in, 3, &r, &defaults, &p), 0);
+	ASSERT_INT_EQ(p.n_nodes, 2);
+	ASSERT_STR_EQ(p.nodes[0].name, "fb0");
+	ASSERT_INT_EQ(p.nodes[0].own.gid, 0);
+	ASSERT_STR_EQ(p.nodes[0].own.group, "root");
+	ASSERT_INT_EQ(p.nodes[0].own.mode, 0600);
+	ASSERT_STR_EQ(p.nodes[1].name, "fb1");
+	ASSERT_INT_EQ(p.nodes[1].own.mode, 0666);
+	ASSERT_STR_EQ(p.nodes[1].own.group, "video"); /* default kept */
+	ASSERT_INT_EQ(p.n_kept, 1);
+	ASSERT_STR_EQ(p.kept[0], "fb3");
 	l = find(&p, "display/main");
-	CHECK(l && strcmp(l->target, "../fb0") == 0);
+	ASSERT_TRUE(l && strcmp(l->target, "../fb0") == 0);
 	l = find(&p, "display/vfb");
-	CHECK(l && strcmp(l->target, "../fb1") == 0);
+	ASSERT_TRUE(l && strcmp(l->target, "../fb1") == 0);
 	l = find(&p, "deep/er/vfb");
-	CHECK(l && strcmp(l->target, "../../fb1") == 0);
-	CHECK(find(&p, "fb/by-name/VESA_VGA") == NULL); /* ignored device: no links */
-	CHECK_INTEQ(p.n_stale, 1);
-	CHECK_STREQ(p.stale[0], "display/gone");
+	ASSERT_TRUE(l && strcmp(l->target, "../../fb1") == 0);
+	ASSERT_TRUE(find(&p, "fb/by-name/VESA_VGA") ==
+		    NULL); /* ignored device: no links */
+	ASSERT_INT_EQ(p.n_stale, 1);
+	ASSERT_STR_EQ(p.stale[0], "display/gone");
 	node_plan_free(&p);
 	fb_rules_free(&r);
 }
@@ -149,9 +151,9 @@ static void test_unsafe_devname(void)
 	bad[4].devname = "fb4";
 	for (int i = 0; i < 5; i++)
 		in[i] = (struct node_input){ &bad[i], NULL };
-	CHECK_INTEQ(node_plan(in, 5, NULL, &defaults, &p), 0);
-	CHECK_INTEQ(p.n_nodes, 1);
-	CHECK_STREQ(p.nodes[0].name, "fb4");
+	ASSERT_INT_EQ(node_plan(in, 5, NULL, &defaults, &p), 0);
+	ASSERT_INT_EQ(p.n_nodes, 1);
+	ASSERT_STR_EQ(p.nodes[0].name, "fb4");
 	node_plan_free(&p);
 }
 
@@ -159,47 +161,48 @@ static void test_sanitize(void)
 {
 	char buf[32];
 
-	CHECK(node_link_name_sanitize("Bochs DRM", buf, sizeof(buf)));
-	CHECK_STREQ(buf, "Bochs_DRM");
-	CHECK(node_link_name_sanitize("a/b\\c\"d$e", buf, sizeof(buf)));
-	CHECK_STREQ(buf, "a_b_c_d_e");
-	CHECK(node_link_name_sanitize("..", buf, sizeof(buf)));
-	CHECK_STREQ(buf, "__");
-	CHECK(node_link_name_sanitize(".", buf, sizeof(buf)));
-	CHECK_STREQ(buf, "_");
-	CHECK(node_link_name_sanitize("pci-0000:00:02.0", buf, sizeof(buf)));
-	CHECK_STREQ(buf, "pci-0000:00:02.0");
-	CHECK(node_link_name_sanitize("\xc3\xa9t\xc3\xa9", buf, sizeof(buf)));
-	CHECK_STREQ(buf, "__t__");
-	CHECK(!node_link_name_sanitize("", buf, sizeof(buf)));
-	CHECK(node_link_name_sanitize("0123456789abcdefghijklmnopqrstuvwxyz", buf, 8));
-	CHECK_STREQ(buf, "0123456");
+	ASSERT_TRUE(node_link_name_sanitize("Bochs DRM", buf, sizeof(buf)));
+	ASSERT_STR_EQ(buf, "Bochs_DRM");
+	ASSERT_TRUE(node_link_name_sanitize("a/b\\c\"d$e", buf, sizeof(buf)));
+	ASSERT_STR_EQ(buf, "a_b_c_d_e");
+	ASSERT_TRUE(node_link_name_sanitize("..", buf, sizeof(buf)));
+	ASSERT_STR_EQ(buf, "__");
+	ASSERT_TRUE(node_link_name_sanitize(".", buf, sizeof(buf)));
+	ASSERT_STR_EQ(buf, "_");
+	ASSERT_TRUE(node_link_name_sanitize("pci-0000:00:02.0", buf, sizeof(buf)));
+	ASSERT_STR_EQ(buf, "pci-0000:00:02.0");
+	ASSERT_TRUE(node_link_name_sanitize("\xc3\xa9t\xc3\xa9", buf, sizeof(buf)));
+	ASSERT_STR_EQ(buf, "__t__");
+	ASSERT_TRUE(!node_link_name_sanitize("", buf, sizeof(buf)));
+	ASSERT_TRUE(
+		node_link_name_sanitize("0123456789abcdefghijklmnopqrstuvwxyz", buf, 8));
+	ASSERT_STR_EQ(buf, "0123456");
 
-	CHECK(node_name_is_safe("fb0"));
-	CHECK(!node_name_is_safe("fb0/../x"));
-	CHECK(!node_name_is_safe("/etc/x"));
-	CHECK(!node_name_is_safe(".."));
-	CHECK(!node_name_is_safe("."));
-	CHECK(!node_name_is_safe(""));
-	CHECK(!node_name_is_safe(NULL));
-	CHECK(!node_name_is_safe("fb\n0"));
-	CHECK(!node_name_is_safe(".fbclassctl-1-fb0"));
+	ASSERT_TRUE(node_name_is_safe("fb0"));
+	ASSERT_TRUE(!node_name_is_safe("fb0/../x"));
+	ASSERT_TRUE(!node_name_is_safe("/etc/x"));
+	ASSERT_TRUE(!node_name_is_safe(".."));
+	ASSERT_TRUE(!node_name_is_safe("."));
+	ASSERT_TRUE(!node_name_is_safe(""));
+	ASSERT_TRUE(!node_name_is_safe(NULL));
+	ASSERT_TRUE(!node_name_is_safe("fb\n0"));
+	ASSERT_TRUE(!node_name_is_safe(".fbclassctl-1-fb0"));
 }
 
 /* --load-modules keeps only display drivers. */
 static void test_module_paths(void)
 {
-	CHECK(fb_module_path_is_display(
+	ASSERT_TRUE(fb_module_path_is_display(
 		"/lib/modules/6.1.0-57-amd64/kernel/drivers/gpu/drm/tiny/bochs.ko"));
-	CHECK(fb_module_path_is_display(
+	ASSERT_TRUE(fb_module_path_is_display(
 		"/lib/modules/6.1.0/kernel/drivers/video/fbdev/vfb.ko.xz"));
-	CHECK(!fb_module_path_is_display(
+	ASSERT_TRUE(!fb_module_path_is_display(
 		"/lib/modules/6.1.0/kernel/sound/pci/hda/snd-hda-intel.ko"));
-	CHECK(!fb_module_path_is_display(
+	ASSERT_TRUE(!fb_module_path_is_display(
 		"/lib/modules/6.1.0/kernel/drivers/gpu/host1x/host1x.ko"));
-	CHECK(!fb_module_path_is_display(
+	ASSERT_TRUE(!fb_module_path_is_display(
 		"/lib/modules/6.1.0/updates/drivers/gpu/drm/x.ko"));
-	CHECK(!fb_module_path_is_display(NULL)); /* built in */
+	ASSERT_TRUE(!fb_module_path_is_display(NULL)); /* built in */
 }
 
 int main(void)
@@ -209,5 +212,5 @@ int main(void)
 	test_rules();
 	test_unsafe_devname();
 	test_sanitize();
-	CHECK_EXIT();
+	return test_finish("test-plan");
 }

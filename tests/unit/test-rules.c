@@ -5,7 +5,7 @@
 
 #include <errno.h>
 
-#include "check.h"
+#include "test.h"
 #include "rules.h"
 
 static void test_good(void)
@@ -24,48 +24,48 @@ static void test_good(void)
 	const struct fb_rule *m;
 
 	/* The last line has no action: that is the one error. */
-	CHECK_INTEQ(fb_rules_parse_string(text, "good.conf", &r), -EINVAL);
-	CHECK_INTEQ(r.n_errors, 1);
+	ASSERT_INT_EQ(fb_rules_parse_string(text, "good.conf", &r), -EINVAL);
+	ASSERT_INT_EQ(r.n_errors, 1);
 	if (r.n_errors)
-		CHECK_STREQ(
+		ASSERT_STR_EQ(
 			r.errors[0],
 			"good.conf:9: rule has no action (owner=, group=, mode=, link= or ignore)");
-	CHECK_INTEQ(r.n, 5);
+	ASSERT_INT_EQ(r.n, 5);
 	if (r.n < 5) {
 		fb_rules_free(&r);
 		return;
 	}
-	CHECK_INTEQ(r.rules[0].line, 4);
-	CHECK_STREQ(r.rules[0].match_name, "fb0");
-	CHECK(r.rules[0].has_owner && r.rules[0].uid == 0);
-	CHECK(r.rules[0].has_group && r.rules[0].gid == 44);
-	CHECK(r.rules[0].has_mode && r.rules[0].mode == 0640);
-	CHECK_INTEQ(r.rules[0].n_links, 1);
-	CHECK_STREQ(r.rules[0].links[0], "display/main");
-	CHECK_STREQ(r.rules[1].match_driver, "bochs-drm");
-	CHECK_STREQ(r.rules[1].match_path, "pci-*");
-	CHECK_INTEQ(r.rules[1].n_links, 2);
-	CHECK_STREQ(r.rules[2].match_id, "VESA VGA");
-	CHECK(r.rules[2].ignore);
-	CHECK_STREQ(r.rules[3].match_id, "say \"hi\" \\ there");
-	CHECK(r.rules[3].mode == 0600);
-	CHECK(r.rules[4].gid == 44 && r.rules[4].uid == 0);
+	ASSERT_INT_EQ(r.rules[0].line, 4);
+	ASSERT_STR_EQ(r.rules[0].match_name, "fb0");
+	ASSERT_TRUE(r.rules[0].has_owner && r.rules[0].uid == 0);
+	ASSERT_TRUE(r.rules[0].has_group && r.rules[0].gid == 44);
+	ASSERT_TRUE(r.rules[0].has_mode && r.rules[0].mode == 0640);
+	ASSERT_INT_EQ(r.rules[0].n_links, 1);
+	ASSERT_STR_EQ(r.rules[0].links[0], "display/main");
+	ASSERT_STR_EQ(r.rules[1].match_driver, "bochs-drm");
+	ASSERT_STR_EQ(r.rules[1].match_path, "pci-*");
+	ASSERT_INT_EQ(r.rules[1].n_links, 2);
+	ASSERT_STR_EQ(r.rules[2].match_id, "VESA VGA");
+	ASSERT_TRUE(r.rules[2].ignore);
+	ASSERT_STR_EQ(r.rules[3].match_id, "say \"hi\" \\ there");
+	ASSERT_TRUE(r.rules[3].mode == 0600);
+	ASSERT_TRUE(r.rules[4].gid == 44 && r.rules[4].uid == 0);
 
 	/* First match wins; a NULL field never matches a rule on it. */
 	m = fb_rules_match(&r, "fb0", "bochs-drm", "pci-0000:00:02.0", "x");
-	CHECK(m == &r.rules[0]);
+	ASSERT_TRUE(m == &r.rules[0]);
 	m = fb_rules_match(&r, "fb1", "bochs-drm", "pci-0000:00:02.0", "x");
-	CHECK(m == &r.rules[1]);
+	ASSERT_TRUE(m == &r.rules[1]);
 	m = fb_rules_match(&r, "fb1", NULL, "pci-0000:00:02.0", "VESA VGA");
-	CHECK(m == &r.rules[2]);
+	ASSERT_TRUE(m == &r.rules[2]);
 	m = fb_rules_match(&r, "fb2", NULL, NULL, NULL);
-	CHECK(m == &r.rules[4]);
+	ASSERT_TRUE(m == &r.rules[4]);
 	m = fb_rules_match(&r, "gfx", NULL, NULL, NULL);
-	CHECK(m == NULL);
+	ASSERT_TRUE(m == NULL);
 	fb_rules_free(&r);
 
-	CHECK_INTEQ(fb_rules_parse_string("", "empty.conf", &r), 0);
-	CHECK_INTEQ(r.n, 0);
+	ASSERT_INT_EQ(fb_rules_parse_string("", "empty.conf", &r), 0);
+	ASSERT_INT_EQ(r.n, 0);
 	fb_rules_free(&r);
 }
 
@@ -134,11 +134,11 @@ static void test_bad_lines(void)
 		snprintf(text, sizeof(text),
 			 "name=fb7 mode=0600\n%s\nname=fb8 mode=0600\n", bad[i].line);
 		snprintf(want, sizeof(want), "bad.conf:2: %s", bad[i].message);
-		CHECK_INTEQ(fb_rules_parse_string(text, "bad.conf", &r), -EINVAL);
-		CHECK_INTEQ(r.n_errors, 1);
+		ASSERT_INT_EQ(fb_rules_parse_string(text, "bad.conf", &r), -EINVAL);
+		ASSERT_INT_EQ(r.n_errors, 1);
 		if (r.n_errors)
-			CHECK_STREQ(r.errors[0], want);
-		CHECK_INTEQ(r.n, 2);
+			ASSERT_STR_EQ(r.errors[0], want);
+		ASSERT_INT_EQ(r.n, 2);
 		fb_rules_free(&r);
 	}
 }
@@ -151,12 +151,12 @@ static void test_long_line(void)
 	memset(text, 'a', FB_RULES_LINE_MAX + 10);
 	memcpy(text, "name=", 5);
 	strcpy(text + FB_RULES_LINE_MAX + 10, " mode=0600\nname=x mode=0600");
-	CHECK_INTEQ(fb_rules_parse_string(text, "long.conf", &r), -EINVAL);
-	CHECK_INTEQ(r.n_errors, 1);
+	ASSERT_INT_EQ(fb_rules_parse_string(text, "long.conf", &r), -EINVAL);
+	ASSERT_INT_EQ(r.n_errors, 1);
 	if (r.n_errors)
-		CHECK_STREQ(r.errors[0],
-			    "long.conf:1: line too long (more than 4096 bytes)");
-	CHECK_INTEQ(r.n, 1);
+		ASSERT_STR_EQ(r.errors[0],
+			      "long.conf:1: line too long (more than 4096 bytes)");
+	ASSERT_INT_EQ(r.n, 1);
 	fb_rules_free(&r);
 	free(text);
 }
@@ -165,15 +165,15 @@ static void test_many_errors(void)
 {
 	struct fb_rules r;
 
-	CHECK_INTEQ(fb_rules_parse_string("x\n\ny\n# ok\nname=fb0\n", "m.conf", &r),
-		    -EINVAL);
-	CHECK_INTEQ(r.n_errors, 3);
+	ASSERT_INT_EQ(fb_rules_parse_string("x\n\ny\n# ok\nname=fb0\n", "m.conf", &r),
+		      -EINVAL);
+	ASSERT_INT_EQ(r.n_errors, 3);
 	if (r.n_errors == 3) {
-		CHECK_STREQ(r.errors[0],
-			    "m.conf:1: expected KEY=VALUE or \"ignore\", got \"x\"");
-		CHECK_STREQ(r.errors[1],
-			    "m.conf:3: expected KEY=VALUE or \"ignore\", got \"y\"");
-		CHECK_STREQ(
+		ASSERT_STR_EQ(r.errors[0],
+			      "m.conf:1: expected KEY=VALUE or \"ignore\", got \"x\"");
+		ASSERT_STR_EQ(r.errors[1],
+			      "m.conf:3: expected KEY=VALUE or \"ignore\", got \"y\"");
+		ASSERT_STR_EQ(
 			r.errors[2],
 			"m.conf:5: rule has no action (owner=, group=, mode=, link= or ignore)");
 	}
@@ -182,12 +182,12 @@ static void test_many_errors(void)
 
 static void test_link_problem(void)
 {
-	CHECK(fb_rule_link_problem("display/main") == NULL);
-	CHECK(fb_rule_link_problem("fbx") == NULL);
-	CHECK(fb_rule_link_problem("a.b/c..d") == NULL);
-	CHECK(fb_rule_link_problem("..") != NULL);
-	CHECK(fb_rule_link_problem("") != NULL);
-	CHECK(fb_rule_link_problem("a/.") != NULL);
+	ASSERT_TRUE(fb_rule_link_problem("display/main") == NULL);
+	ASSERT_TRUE(fb_rule_link_problem("fbx") == NULL);
+	ASSERT_TRUE(fb_rule_link_problem("a.b/c..d") == NULL);
+	ASSERT_TRUE(fb_rule_link_problem("..") != NULL);
+	ASSERT_TRUE(fb_rule_link_problem("") != NULL);
+	ASSERT_TRUE(fb_rule_link_problem("a/.") != NULL);
 }
 
 int main(void)
@@ -197,5 +197,5 @@ int main(void)
 	test_long_line();
 	test_many_errors();
 	test_link_problem();
-	CHECK_EXIT();
+	return test_finish("test-rules");
 }

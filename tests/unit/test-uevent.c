@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <sys/sysmacros.h>
 
-#include "check.h"
+#include "test.h"
 #include "uevent.h"
 
 #define GOOD_PATH "/devices/pci0000:00/0000:00:02.0/graphics/fb0"
@@ -30,25 +30,25 @@ static void test_accept(void)
 	struct fb_uevent ev;
 	char why[512] = "";
 
-	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 1);
-	CHECK_INTEQ(ev.action, FB_UEVENT_ADD);
-	CHECK_STREQ(ev.devname, "fb0");
-	CHECK_STREQ(ev.devpath, GOOD_PATH);
-	CHECK(ev.devnum == makedev(29, 0));
-	CHECK(ev.has_seqnum && ev.seqnum == 1234);
+	ASSERT_INT_EQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 1);
+	ASSERT_INT_EQ(ev.action, FB_UEVENT_ADD);
+	ASSERT_STR_EQ(ev.devname, "fb0");
+	ASSERT_STR_EQ(ev.devpath, GOOD_PATH);
+	ASSERT_TRUE(ev.devnum == makedev(29, 0));
+	ASSERT_TRUE(ev.has_seqnum && ev.seqnum == 1234);
 
 	env.action = "remove";
 	env.minor = "31";
 	env.devname = "fb31";
 	env.devpath = "/devices/platform/vfb.0/graphics/fb31";
 	env.seqnum = NULL;
-	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 1);
-	CHECK_INTEQ(ev.action, FB_UEVENT_REMOVE);
-	CHECK(ev.devnum == makedev(29, 31));
-	CHECK(!ev.has_seqnum);
+	ASSERT_INT_EQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 1);
+	ASSERT_INT_EQ(ev.action, FB_UEVENT_REMOVE);
+	ASSERT_TRUE(ev.devnum == makedev(29, 31));
+	ASSERT_TRUE(!ev.has_seqnum);
 	env.action = "change";
-	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 1);
-	CHECK_INTEQ(ev.action, FB_UEVENT_CHANGE);
+	ASSERT_INT_EQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 1);
+	ASSERT_INT_EQ(ev.action, FB_UEVENT_CHANGE);
 }
 
 static void test_ignore(void)
@@ -58,19 +58,19 @@ static void test_ignore(void)
 	char why[512];
 
 	env.subsystem = "block";
-	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
-	CHECK_STREQ(why, "not a graphics event");
+	ASSERT_INT_EQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
+	ASSERT_STR_EQ(why, "not a graphics event");
 	env.subsystem = NULL;
-	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
+	ASSERT_INT_EQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
 	env = good();
 	env.action = "bind";
-	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
-	CHECK_STREQ(why, "ACTION=bind needs nothing done");
+	ASSERT_INT_EQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
+	ASSERT_STR_EQ(why, "ACTION=bind needs nothing done");
 	env = (struct fb_uevent_env){ .action = "add",
 				      .subsystem = "graphics",
 				      .devpath = "/devices/virtual/graphics/fbcon" };
-	CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
-	CHECK_STREQ(why, "/devices/virtual/graphics/fbcon has no device node");
+	ASSERT_INT_EQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 0);
+	ASSERT_STR_EQ(why, "/devices/virtual/graphics/fbcon has no device node");
 }
 
 static const struct {
@@ -137,8 +137,8 @@ static void test_reject(void)
 			env.devname = bad[i].value;
 		else if (strcmp(bad[i].field, "seqnum") == 0)
 			env.seqnum = bad[i].value;
-		CHECK_INTEQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), -EINVAL);
-		CHECK_STREQ(why, bad[i].message);
+		ASSERT_INT_EQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), -EINVAL);
+		ASSERT_STR_EQ(why, bad[i].message);
 	}
 }
 
@@ -147,5 +147,5 @@ int main(void)
 	test_accept();
 	test_ignore();
 	test_reject();
-	CHECK_EXIT();
+	return test_finish("test-uevent");
 }

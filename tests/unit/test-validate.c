@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "test.h"
 #include "commands.h"
 #include "fbclass.h"
 #include "hotplug.h"
@@ -46,18 +46,18 @@ int main(void)
 	const bool all[3] = { true, true, true };
 	const bool only1[3] = { false, true, false };
 
-	CHECK_INTEQ(run(all, 0, 0, 0), FB_EXIT_OK);
-	CHECK_INTEQ(calls[0] + calls[1] + calls[2], 3);
-	CHECK_INTEQ(run(all, 0, 1, 0), FB_EXIT_VALIDATION);
+	ASSERT_INT_EQ(run(all, 0, 0, 0), FB_EXIT_OK);
+	ASSERT_INT_EQ(calls[0] + calls[1] + calls[2], 3);
+	ASSERT_INT_EQ(run(all, 0, 1, 0), FB_EXIT_VALIDATION);
 	/* every device is validated, also after a failure */
-	CHECK_INTEQ(calls[2], 1);
+	ASSERT_INT_EQ(calls[2], 1);
 	/* a device that went away is no failure */
-	CHECK_INTEQ(run(all, -ENODEV, 0, 0), FB_EXIT_OK);
+	ASSERT_INT_EQ(run(all, -ENODEV, 0, 0), FB_EXIT_OK);
 	/* could not validate (e.g. cannot map) counts as failed */
-	CHECK_INTEQ(run(all, 0, 0, -EIO), FB_EXIT_VALIDATION);
+	ASSERT_INT_EQ(run(all, 0, 0, -EIO), FB_EXIT_VALIDATION);
 	/* only nodes this run created */
-	CHECK_INTEQ(run(only1, 1, 0, 1), FB_EXIT_OK);
-	CHECK_INTEQ(calls[0] + calls[2], 0);
-	CHECK_INTEQ(calls[1], 1);
-	CHECK_EXIT();
+	ASSERT_INT_EQ(run(only1, 1, 0, 1), FB_EXIT_OK);
+	ASSERT_INT_EQ(calls[0] + calls[2], 0);
+	ASSERT_INT_EQ(calls[1], 1);
+	return test_finish("test-validate");
 }
