@@ -67,7 +67,7 @@ int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 				      .syspath = fbdev->syspath,
 				      .fd = -1 };
 
-	fd = fb_node_open(fbdev, devdir, O_RDWR, true, &m->via_private);
+	fd = fb_hw_open(fbdev, devdir, O_RDWR, true, &m->via_private);
 	if (fd < 0 && m->via_private) {
 		ERR("%s: cannot open %s/%s read-write: it is missing or not the right node, and a private node for %u:%u failed: %s%s",
 		    fbdev->name, devdir, fbdev->devname, major(fbdev->devnum),

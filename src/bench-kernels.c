@@ -660,7 +660,7 @@ static __typeof__(pixman_blt) *fbk_pixman_blt;
 
 static bool fbk_pixman_load(void)
 {
-	return fb_pixman_load(&fbk_pixman_fill, &fbk_pixman_blt);
+	return fb_pixman_load(&fbk_pixman_fill, &fbk_pixman_blt) == 0;
 }
 
 int fbk_fill(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w, unsigned h,

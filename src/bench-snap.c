@@ -15,7 +15,7 @@
 #include "bench.h"
 #include "log.h"
 #include "macro.h"
-#include "png-dl.h"
+#include "png-backend.h"
 #include "snap.h"
 
 int fb_bench_snaps_open(struct fb_bench_snaps *s, const char *dir)

@@ -307,33 +307,22 @@ static int bench_main(int argc, char *argv[])
 		opts.validated = fb_bench_snaps_validated;
 		opts.validated_arg = &snaps;
 	}
-	r = fb_device_scan(&list, FB_SCAN_NODE);
-	if (r < 0) {
-		ERR("cannot read /sys/class/graphics: %s", strerror(-r));
+	if (fb_cmd_scan(&list, FB_SCAN_NODE, false) < 0) {
 		fb_bench_snaps_close(&snaps);
 		return FB_EXIT_ERROR;
 	}
-	targets = calloc(list.n + (size_t)(argc - optind) + 1, sizeof(*targets));
+	r = fb_cmd_select(&list, argc - optind, argv + optind, &targets, &n_targets);
+	if (r == -ENOMEM)
+		goto finish;
+	any_error = r < 0;
 	rep = calloc(1, sizeof(*rep));
-	if (!targets || !rep) {
+	if (!rep) {
 		ERR("bench: out of memory");
 		goto finish;
 	}
-	if (optind < argc) {
-		for (int i = optind; i < argc; i++) {
-			const struct fb_device *d = fb_device_list_find(&list, argv[i]);
-			if (!d) {
-				ERR("%s: no such framebuffer", argv[i]);
-				goto finish;
-			}
-			targets[n_targets++] = d;
-		}
-	} else {
-		for (size_t i = 0; i < list.n; i++)
-			targets[n_targets++] = &list.devices[i];
-	}
 	if (!n_targets) {
-		ERR("no framebuffer to benchmark: /sys/class/graphics has no fbN device");
+		if (optind == argc)
+			ERR("no framebuffer to benchmark: /sys/class/graphics has no fbN device");
 		goto finish;
 	}
 

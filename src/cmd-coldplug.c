@@ -20,7 +20,7 @@
 #include "bench.h"
 #include "commands.h"
 #include "fbclass.h"
-#include "hotplug.h"
+#include "nodemgr.h"
 #include "log.h"
 #include "macro.h"
 #include "modules.h"
@@ -62,7 +62,7 @@ enum {
 	OPT_VALIDATE,
 };
 
-static int parse_common(int argc, char *argv[], struct nm_opts *o, bool coldplug)
+static int parse_common(int argc, char *argv[], struct nodemgr_opts *o, bool coldplug)
 {
 	static const struct option options[] = {
 		{ "dev", required_argument, NULL, OPT_DEV },
@@ -78,9 +78,9 @@ static int parse_common(int argc, char *argv[], struct nm_opts *o, bool coldplug
 	const char *cmd = coldplug ? "coldplug" : "hotplug";
 	int c;
 
-	*o = (struct nm_opts){ .devdir = "/dev",
-			       .config = FB_RULES_DEFAULT_FILE,
-			       .settle = 5 };
+	*o = (struct nodemgr_opts){ .devdir = "/dev",
+				    .config = FB_RULES_DEFAULT_FILE,
+				    .settle = 5 };
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
 		case OPT_DEV:
@@ -135,7 +135,7 @@ static int parse_common(int argc, char *argv[], struct nm_opts *o, bool coldplug
 
 static int do_coldplug(int argc, char *argv[])
 {
-	struct nm_opts o;
+	struct nodemgr_opts o;
 	int r = parse_common(argc, argv, &o, true);
 
 	if (r < 0) {
@@ -147,14 +147,14 @@ static int do_coldplug(int argc, char *argv[])
 	if (o.check_config) {
 		struct fb_rules rules = {};
 
-		r = nm_rules_load(&o, &rules);
+		r = nodemgr_rules_load(&o, &rules);
 		if (!r)
 			printf("%s: %zu rule%s, no errors\n", o.config, rules.n,
 			       rules.n == 1 ? "" : "s");
 		fb_rules_free(&rules);
 		return r;
 	}
-	return nm_coldplug(&o, NULL, NULL);
+	return nodemgr_coldplug(&o, NULL, NULL);
 }
 
 const struct fb_cmd fb_cmd_coldplug = {
@@ -186,7 +186,7 @@ static int do_hotplug(int argc, char *argv[])
 {
 	struct fb_uevent_env env;
 	struct fb_uevent ev;
-	struct nm_opts o;
+	struct nodemgr_opts o;
 	char why[1024];
 	int r = parse_common(argc, argv, &o, false);
 
@@ -208,7 +208,7 @@ static int do_hotplug(int argc, char *argv[])
 	}
 	if (ev.has_seqnum)
 		DBG("%s: SEQNUM %llu", ev.devname, ev.seqnum);
-	return nm_hotplug(&o, &ev);
+	return nodemgr_hotplug(&o, &ev);
 }
 
 const struct fb_cmd fb_cmd_hotplug = {

@@ -24,7 +24,7 @@
 #include "daemon.h"
 #include "fbclass.h"
 #include "fbinfo_ioctl.h"
-#include "hotplug.h"
+#include "nodemgr.h"
 #include "log.h"
 #include "macro.h"
 #include "modules.h"
@@ -46,7 +46,7 @@ struct daemon {
 	char dirty[DAEMON_DIRTY_MAX][NODE_NAME_MAX];
 	bool dirty_full[DAEMON_DIRTY_MAX]; /* an event other than change came */
 	size_t n_dirty;
-	struct nm_cache cache; /* the last full scan's plan, for change events */
+	struct nodemgr_cache cache; /* the last full scan's plan, for change events */
 	bool resync; /* events were lost, or too many devices: full coldplug */
 };
 
@@ -148,13 +148,14 @@ static bool drain_events(struct daemon *d)
 	for (size_t i = 0; i < d->n_dirty; i++)
 		changes_only &= !d->dirty_full[i];
 	if (d->resync) {
-		nm_coldplug(&d->o->nm, &d->rules, &d->cache);
+		nodemgr_coldplug(&d->o->nm, &d->rules, &d->cache);
 	} else {
 		for (size_t i = 0; i < d->n_dirty; i++) {
 			if (!d->dirty_full[i] &&
-			    nm_event_quick(&d->o->nm, &d->cache, d->dirty[i]) != -EAGAIN)
+			    nodemgr_event_quick(&d->o->nm, &d->cache, d->dirty[i]) !=
+				    -EAGAIN)
 				continue;
-			nm_event(&d->o->nm, &d->rules, d->dirty[i], &d->cache);
+			nodemgr_event(&d->o->nm, &d->rules, d->dirty[i], &d->cache);
 		}
 	}
 	d->resync = false;
@@ -166,7 +167,7 @@ static void reload(struct daemon *d)
 {
 	struct fb_rules fresh = {};
 
-	if (nm_rules_load(&d->o->nm, &fresh) != 0) {
+	if (nodemgr_rules_load(&d->o->nm, &fresh) != 0) {
 		ERR("%s: not reloaded; the rules read before stay in force",
 		    d->o->nm.config);
 		fb_rules_free(&fresh);
@@ -176,7 +177,7 @@ static void reload(struct daemon *d)
 		fb_rules_free(&d->rules);
 		d->rules = fresh;
 	}
-	nm_coldplug(&d->o->nm, &d->rules, &d->cache);
+	nodemgr_coldplug(&d->o->nm, &d->rules, &d->cache);
 }
 
 static void signal_ready(const struct fb_daemon_opts *o)
@@ -230,7 +231,7 @@ static int do_daemon(int argc, char *argv[])
 		log_set_syslog(true);
 	/* The daemon itself finds drivers; waiting would only delay readiness. */
 	o.nm.settle = 0;
-	ret = nm_rules_load(&o.nm, &d.rules);
+	ret = nodemgr_rules_load(&o.nm, &d.rules);
 	if (ret)
 		goto finish;
 	ret = FB_EXIT_ERROR;
@@ -242,7 +243,7 @@ static int do_daemon(int argc, char *argv[])
 	/* 1. listen, 2. coldplug, 3. ready: no event falls between scan and loop. */
 	if (monitor_open(&d.mon, o.nm.load_modules, o.buffer_size) < 0)
 		goto finish;
-	nm_coldplug(&o.nm, &d.rules, &d.cache);
+	nodemgr_coldplug(&o.nm, &d.rules, &d.cache);
 	signal_ready(&o);
 	INF("daemon ready (%s, rules %s)", o.nm.devdir, o.nm.config);
 
@@ -284,7 +285,7 @@ static int do_daemon(int argc, char *argv[])
 		goto finish;
 	}
 finish:
-	nm_cache_clear(&d.cache);
+	nodemgr_cache_clear(&d.cache);
 	fb_monitor_free(d.mon);
 	if (d.sfd >= 0)
 		close(d.sfd);

@@ -10,8 +10,9 @@
 
 #include "commands.h"
 #include "holders.h"
+#include "json-util.h"
 #include "log.h"
-#include "output.h"
+#include "view.h"
 
 static void holders_usage(void)
 {
@@ -170,33 +171,17 @@ static int do_holders(int argc, char *argv[])
 			return fb_usage_error("holders");
 		}
 	}
-	r = fb_device_scan(&list, FB_SCAN_NODE);
-	if (r < 0) {
-		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
+	if (fb_cmd_scan(&list, FB_SCAN_NODE, !json && optind == argc) < 0)
 		return FB_EXIT_ERROR;
-	}
-	sel = calloc(list.n + (size_t)(argc - optind) + 1, sizeof(*sel));
-	targets = calloc(list.n + (size_t)(argc - optind) + 1, sizeof(*targets));
-	if (!sel || !targets) {
+	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);
+	if (r == -ENOMEM)
+		goto finish;
+	ret = fb_exit_code(r);
+	targets = calloc(nsel + 1, sizeof(*targets));
+	if (!targets) {
 		ERR("out of memory");
 		ret = FB_EXIT_ERROR;
 		goto finish;
-	}
-	if (optind == argc) {
-		for (size_t i = 0; i < list.n; i++)
-			sel[nsel++] = &list.devices[i];
-		if (!list.n && !json)
-			INF("no framebuffer devices found in /sys/class/graphics");
-	}
-	for (int i = optind; i < argc; i++) {
-		const struct fb_device *d = fb_device_list_find(&list, argv[i]);
-
-		if (!d) {
-			ERR("%s: no such framebuffer", argv[i]);
-			ret = FB_EXIT_ERROR;
-			continue;
-		}
-		sel[nsel++] = d;
 	}
 	for (size_t i = 0; i < nsel; i++)
 		fb_holder_target_init(&targets[i], sel[i], devdir);

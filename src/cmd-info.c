@@ -12,8 +12,9 @@
 
 #include "commands.h"
 #include "account.h"
+#include "json-util.h"
 #include "log.h"
-#include "output.h"
+#include "view.h"
 #include "strutil.h"
 
 #define KEYW 18
@@ -192,10 +193,10 @@ static void info_human(const struct fb_view *v)
 	printf("  node:\n");
 	kv("path", "%s", v->node.path);
 	kv("state", "%s",
-	   v->node.state == FB_NODE_OK	      ? "ok"
-	   : v->node.state == FB_NODE_MISSING ? "missing"
-					      : "wrong (not this character device)");
-	if (v->node.state != FB_NODE_MISSING) {
+	   v->node.state == FB_HW_NODE_OK	 ? "ok"
+	   : v->node.state == FB_HW_NODE_MISSING ? "missing"
+						 : "wrong (not this character device)");
+	if (v->node.state != FB_HW_NODE_MISSING) {
 		char user[256], group[256];
 
 		if (fb_user_name(v->node.uid, user, sizeof(user)))
@@ -314,12 +315,12 @@ static struct json_object *json_decoded(const struct fb_view *v)
 static struct json_object *json_node(const struct fb_view *v)
 {
 	struct json_object *o = json_object_new_object();
-	bool exists = v->node.state != FB_NODE_MISSING;
+	bool exists = v->node.state != FB_HW_NODE_MISSING;
 	char mode[8];
 
 	json_add_string(o, "path", v->node.path);
 	json_add_bool(o, "exists", exists);
-	json_add_bool(o, "correct", v->node.state == FB_NODE_OK);
+	json_add_bool(o, "correct", v->node.state == FB_HW_NODE_OK);
 	if (exists) {
 		char user[256], group[256];
 		bool have_user = fb_user_name(v->node.uid, user, sizeof(user));
@@ -444,32 +445,12 @@ static int do_info(int argc, char *argv[])
 		ERR("--json and --fbset are mutually exclusive");
 		return fb_usage_error("info");
 	}
-	r = fb_device_scan(&list, FB_SCAN_ATTRS);
-	if (r < 0) {
-		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
+	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !json && optind == argc) < 0)
 		return FB_EXIT_ERROR;
-	}
-	sel = calloc(list.n + (size_t)(argc - optind) + 1, sizeof(*sel));
-	if (!sel) {
-		ret = FB_EXIT_ERROR;
+	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);
+	if (r == -ENOMEM)
 		goto finish;
-	}
-	if (optind == argc) {
-		for (size_t i = 0; i < list.n; i++)
-			sel[nsel++] = &list.devices[i];
-		if (!list.n && !json)
-			INF("no framebuffer devices found in /sys/class/graphics");
-	}
-	for (int i = optind; i < argc; i++) {
-		const struct fb_device *d = fb_device_list_find(&list, argv[i]);
-
-		if (!d) {
-			ERR("%s: no such framebuffer", argv[i]);
-			ret = FB_EXIT_ERROR;
-			continue;
-		}
-		sel[nsel++] = d;
-	}
+	ret = fb_exit_code(r);
 	if (json) {
 		doc = json_object_new_object();
 		arr = json_object_new_array();

@@ -10,7 +10,7 @@
 
 #include "commands.h"
 #include "log.h"
-#include "output.h"
+#include "view.h"
 #include "strutil.h"
 #include "table.h"
 
@@ -189,7 +189,7 @@ static const char *cell(const struct list_ctl *ctl, const struct fb_view *v, int
 			snprintf(buf, len, "unknown(%u)", v->hw.fix.visual);
 		return s ? s : buf;
 	case COL_NODE:
-		return v->node.state == FB_NODE_OK ? v->node.path : NULL;
+		return v->node.state == FB_HW_NODE_OK ? v->node.path : NULL;
 	case COL_STATE:
 		s = fb_device_attr(d, "state");
 		if (!s)
@@ -346,13 +346,8 @@ static int do_list(int argc, char *argv[])
 		ERR("list: unexpected argument '%s'", argv[optind]);
 		return fb_usage_error("list");
 	}
-	r = fb_device_scan(&list, FB_SCAN_ATTRS);
-	if (r < 0) {
-		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
+	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !ctl.json) < 0)
 		return FB_EXIT_ERROR;
-	}
-	if (list.n == 0 && !ctl.json)
-		INF("no framebuffer devices found in /sys/class/graphics");
 	r = list_print(&ctl, &list);
 	fb_device_list_free(&list);
 	if (r < 0) {

@@ -12,7 +12,7 @@
 
 #include "commands.h"
 #include "log.h"
-#include "png-dl.h"
+#include "png-backend.h"
 #include "snap.h"
 
 static void snap_usage(void)
@@ -98,6 +98,8 @@ static int do_snap(int argc, char *argv[])
 	const char *devdir = "/dev";
 	bool all = false;
 	struct fb_device_list list = {};
+	const struct fb_device **sel = NULL;
+	size_t nsel = 0;
 	int c, r, ret = FB_EXIT_OK, nargs;
 
 	while ((c = getopt_long(argc, argv, "ah", options, NULL)) != -1) {
@@ -124,29 +126,19 @@ static int do_snap(int argc, char *argv[])
 	/* Before the device is read: no PNG without libpng (it is dlopen()ed). */
 	if (fb_libpng_open("snap") < 0)
 		return FB_EXIT_ERROR;
-	r = fb_device_scan(&list, FB_SCAN_NODE);
-	if (r < 0) {
-		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
+	if (fb_cmd_scan(&list, FB_SCAN_NODE, all) < 0)
 		return FB_EXIT_ERROR;
-	}
-	if (all) {
-		if (!list.n)
-			INF("no framebuffer devices found in /sys/class/graphics");
-		for (size_t i = 0; i < list.n; i++)
-			if (snap_one(&list.devices[i], devdir, NULL,
-				     nargs ? argv[optind] : NULL) < 0)
-				ret = FB_EXIT_ERROR;
-	} else {
-		const struct fb_device *d = fb_device_list_find(&list, argv[optind]);
+	/* --all: every device into DIR; else the one DEVICE, into FILE.png. */
+	r = fb_cmd_select(&list, all ? 0 : 1, argv + optind, &sel, &nsel);
+	ret = fb_exit_code(r);
+	for (size_t i = 0; i < nsel; i++) {
+		const char *file = !all && nargs == 2 ? argv[optind + 1] : NULL;
+		const char *dir = all && nargs ? argv[optind] : NULL;
 
-		if (!d) {
-			ERR("%s: no such framebuffer", argv[optind]);
+		if (snap_one(sel[i], devdir, file, dir) < 0)
 			ret = FB_EXIT_ERROR;
-		} else if (snap_one(d, devdir, nargs == 2 ? argv[optind + 1] : NULL,
-				    NULL) < 0) {
-			ret = FB_EXIT_ERROR;
-		}
 	}
+	free(sel);
 	fb_device_list_free(&list);
 	return ret;
 }

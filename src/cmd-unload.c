@@ -13,7 +13,7 @@
 
 #include "commands.h"
 #include "holders.h"
-#include "kmod-backend.h"
+#include "kmod.h"
 #include "log.h"
 #include "strutil.h"
 #include "unload.h"
@@ -123,13 +123,13 @@ static int do_unload(int argc, char *argv[])
 	bool force = false, fbcon_unbound = false, driver_gone = false;
 	unsigned long long timeout = 5;
 	struct fb_device_list list = {};
-	const struct fb_device *dev;
+	const struct fb_device *dev, **sel = NULL;
 	const struct fb_parent *parent;
 	struct fb_unload_facts facts = { .refcnt = -1 };
 	struct fb_fbcon_state st;
 	struct fb_kmod *kmod = NULL;
 	enum fb_unload_method method;
-	size_t n_holders, uninspectable;
+	size_t n_holders, uninspectable, nsel;
 	char *name = NULL, *syspath = NULL;
 	int c, r, ret = FB_EXIT_ERROR;
 
@@ -159,16 +159,11 @@ static int do_unload(int argc, char *argv[])
 		ERR("%s", optind == argc ? "missing DEVICE" : "only one DEVICE at a time");
 		return fb_usage_error("unload");
 	}
-	r = fb_device_scan(&list, FB_SCAN_NODE);
-	if (r < 0) {
-		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
+	if (fb_cmd_scan(&list, FB_SCAN_NODE, false) < 0)
 		return FB_EXIT_ERROR;
-	}
-	dev = fb_device_list_find(&list, argv[optind]);
-	if (!dev) {
-		ERR("%s: no such framebuffer", argv[optind]);
+	if (fb_cmd_select(&list, 1, argv + optind, &sel, &nsel) < 0)
 		goto finish;
-	}
+	dev = sel[0];
 	name = strdup(dev->name);
 	syspath = strdup(dev->syspath);
 	if (!name || !syspath) {
@@ -296,6 +291,7 @@ finish:
 			    name, st.vtcon);
 	}
 	fb_kmod_free(kmod);
+	free(sel);
 	free(name);
 	free(syspath);
 	fb_device_list_free(&list);

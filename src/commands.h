@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* The subcommand table, kmod style: each command lives in its own file. */
 
 /* Exit codes, documented in fbclassctl(8). */
@@ -26,5 +29,25 @@ extern const struct fb_cmd fb_cmd_coldplug, fb_cmd_hotplug;
 extern const struct fb_cmd fb_cmd_bench;
 extern const struct fb_cmd fb_cmd_daemon, fb_cmd_monitor;
 
+/* ---- what the commands share (src/commands.c) ----
+ * Below src/cmd-*.c everything returns 0 or -errno; a command turns that
+ * into its exit code, in one place. */
+
+struct fb_device;
+struct fb_device_list;
+
 /* "Try 'fbclassctl CMD --help'." on stderr; returns FB_EXIT_USAGE. */
 int fb_usage_error(const char *cmd);
+/* FB_EXIT_ERROR for a -errno, else FB_EXIT_OK. */
+int fb_exit_code(int r);
+/* fb_device_scan(), saying once why the class could not be read, and
+ * with say_empty that it is empty (info level).  0 or -errno (reported). */
+int fb_cmd_scan(struct fb_device_list *list, unsigned what, bool say_empty);
+/* The devices of list that argv[0..argc) name, in order ("fb0", "0",
+ * "/dev/fb0", "/sys/class/graphics/fb0", a link to the node); every device
+ * when argc is 0.  A name that
+ * matches none is reported as "NAME: no such framebuffer" and left out;
+ * the others are still chosen.  *sel (malloc'd) points into list.
+ * 0, -ENODEV when some name matched none, or -ENOMEM (reported). */
+int fb_cmd_select(const struct fb_device_list *list, int argc, char *const argv[],
+		  const struct fb_device ***sel, size_t *n);

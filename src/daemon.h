@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
-#include "hotplug.h"
+#include "nodemgr.h"
 
 #define FB_DAEMON_BUFFER_DEFAULT (16u << 20)
 #define FB_DAEMON_BUFFER_MIN	 4096u
@@ -22,7 +22,7 @@
 #define FB_DAEMON_COALESCE_MAX	   1000u
 
 struct fb_daemon_opts {
-	struct nm_opts nm;
+	struct nodemgr_opts nm;
 	unsigned buffer_size; /* kernel receive buffer of the netlink socket */
 	unsigned coalesce_ms; /* see FB_DAEMON_COALESCE_DEFAULT; 0: never wait */
 	int ready_fd; /* -1: none */

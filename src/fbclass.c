@@ -2,7 +2,7 @@
 /*
  * Scan of /sys/class/graphics into plain copies: the backend-neutral half
  * (parsers, checks, sort, find, path id).  The library that reads sysfs,
- * libudev or libsysfs, sits behind src/sysfs-backend.h.
+ * libudev or libsysfs, sits behind src/sysfs.h.
  *
  * Everything the rest of the program knows about a framebuffer comes from
  * here, and every string is our own copy: the library's context is gone
@@ -23,7 +23,7 @@
 #include "log.h"
 #include "macro.h"
 #include "strutil.h"
-#include "sysfs-backend.h"
+#include "sysfs.h"
 
 /* ---- strict parsers ---- */
 

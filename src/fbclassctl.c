@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "commands.h"
-#include "kmod-backend.h"
+#include "kmod.h"
 #include "log.h"
 #include "pixman-backend.h"
-#include "png-dl.h"
-#include "sysfs-backend.h"
+#include "png-backend.h"
+#include "sysfs.h"
 #include "table.h"
 #include "uevent-monitor.h"
 

@@ -19,24 +19,24 @@
 
 /* ---- node ---- */
 
-void fb_node_inspect(const struct fb_device *dev, const char *devdir,
-		     struct fb_node_info *node)
+void fb_hw_node_inspect(const struct fb_device *dev, const char *devdir,
+			struct fb_hw_node *node)
 {
 	struct stat st;
 
 	memset(node, 0, sizeof(*node));
 	snprintf(node->path, sizeof(node->path), "%s/%s", devdir, dev->devname);
 	if (fstatat(AT_FDCWD, node->path, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		node->state = FB_NODE_MISSING;
+		node->state = FB_HW_NODE_MISSING;
 		return;
 	}
 	node->uid = st.st_uid;
 	node->gid = st.st_gid;
 	node->mode = st.st_mode;
 	if (S_ISCHR(st.st_mode) && st.st_rdev == dev->devnum)
-		node->state = FB_NODE_OK;
+		node->state = FB_HW_NODE_OK;
 	else
-		node->state = FB_NODE_WRONG;
+		node->state = FB_HW_NODE_WRONG;
 }
 
 /* Open a node and make sure it still is the device we meant. */
@@ -105,8 +105,8 @@ int fb_chrdev_open(const char *devdir, const char *name, dev_t devnum, int flags
 	return open_private_node(devnum, flags);
 }
 
-int fb_node_open(const struct fb_device *dev, const char *devdir, int flags,
-		 bool allow_private, bool *via_private)
+int fb_hw_open(const struct fb_device *dev, const char *devdir, int flags,
+	       bool allow_private, bool *via_private)
 {
 	return fb_chrdev_open(devdir, dev->devname, dev->devnum, flags, allow_private,
 			      via_private);
@@ -166,7 +166,7 @@ int fb_hw_query(const struct fb_device *dev, const char *devdir, bool allow_priv
 	bool via_private;
 	int fd, r;
 
-	fd = fb_node_open(dev, devdir, O_RDONLY, allow_private, &via_private);
+	fd = fb_hw_open(dev, devdir, O_RDONLY, allow_private, &via_private);
 	if (fd < 0) {
 		memset(info, 0, sizeof(*info));
 		info->error = fd;

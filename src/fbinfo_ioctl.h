@@ -11,15 +11,15 @@
 #include "fbclass.h"
 
 /* State of the /dev node named by DEVNAME under --dev DIR. */
-enum fb_node_state {
-	FB_NODE_OK, /* character device with the right st_rdev */
-	FB_NODE_MISSING, /* nothing at that name */
-	FB_NODE_WRONG, /* something else: symlink, file, wrong number */
+enum fb_hw_node_state {
+	FB_HW_NODE_OK, /* character device with the right st_rdev */
+	FB_HW_NODE_MISSING, /* nothing at that name */
+	FB_HW_NODE_WRONG, /* something else: symlink, file, wrong number */
 };
 
-struct fb_node_info {
+struct fb_hw_node {
 	char path[4096];
-	enum fb_node_state state;
+	enum fb_hw_node_state state;
 	uid_t uid;
 	gid_t gid;
 	mode_t mode; /* full st_mode of the entry, when it exists */
@@ -41,8 +41,8 @@ struct fb_hwinfo {
 };
 
 /* Look at the node for dev under devdir (never follows a symlink). */
-void fb_node_inspect(const struct fb_device *dev, const char *devdir,
-		     struct fb_node_info *node);
+void fb_hw_node_inspect(const struct fb_device *dev, const char *devdir,
+			struct fb_hw_node *node);
 
 /* Open read-only the node (or, as root and when allow_private, a private
  * temporary node when the node is missing or wrong), query var, fix and,
@@ -56,8 +56,8 @@ int fb_hw_query_fd(int fd, struct fb_hwinfo *info);
 /* Open a node for dev with flags (O_CLOEXEC|O_NOFOLLOW added), falling
  * back to a private temporary node as root when allow_private.  The fd is
  * checked to be the right character device.  Returns fd or -errno. */
-int fb_node_open(const struct fb_device *dev, const char *devdir, int flags,
-		 bool allow_private, bool *via_private);
+int fb_hw_open(const struct fb_device *dev, const char *devdir, int flags,
+	       bool allow_private, bool *via_private);
 /* The same for any character device: devdir/name if it is devnum, else
  * (as root, when allow_private) a private temporary node. */
 int fb_chrdev_open(const char *devdir, const char *name, dev_t devnum, int flags,

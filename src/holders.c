@@ -123,14 +123,14 @@ bool fb_vtcon_name_is_fbcon(const char *name)
 void fb_holder_target_init(struct fb_holder_target *t, const struct fb_device *dev,
 			   const char *devdir)
 {
-	struct fb_node_info node;
+	struct fb_hw_node node;
 	struct stat st;
 
 	memset(t, 0, sizeof(*t));
 	t->name = dev->name;
 	t->rdev = dev->devnum;
-	fb_node_inspect(dev, devdir, &node);
-	if (node.state == FB_NODE_OK && lstat(node.path, &st) == 0 &&
+	fb_hw_node_inspect(dev, devdir, &node);
+	if (node.state == FB_HW_NODE_OK && lstat(node.path, &st) == 0 &&
 	    S_ISCHR(st.st_mode) && st.st_rdev == dev->devnum) {
 		t->has_node = true;
 		t->node_dev = st.st_dev;
@@ -466,7 +466,7 @@ int fb_fbcon_read(const char *sysroot, struct fb_fbcon_state *st)
 int fb_fbcon_consoles(const struct fb_device *dev, const char *devdir, unsigned *first,
 		      unsigned *last)
 {
-	_cleanup_close_ int fd = fb_node_open(dev, devdir, O_RDONLY, true, NULL);
+	_cleanup_close_ int fd = fb_hw_open(dev, devdir, O_RDONLY, true, NULL);
 	unsigned n = 0;
 
 	*first = *last = 0;

@@ -1,15 +1,55 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The module seam through libkmod (dlopen()ed): see kmod-backend.h. */
+/* The module seam through libkmod (dlopen()ed): see kmod.h. */
 #include "config.h"
 
 #include <errno.h>
 #include <libkmod.h>
 #include <stdlib.h>
 
-#include "kmod-backend.h"
-#include "kmod-dl.h"
+#include "dlopen.h"
+#include "kmod.h"
+#include "log.h"
 
-const char fb_kmod_backend_name[] = "dlopen " FB_LIBKMOD_SONAME;
+/*
+ * libkmod is opened on first use instead of linked: linked, it brings
+ * libcrypto, libzstd and liblzma (about 1.7 MiB of resident pages) into
+ * every fbclassctl process, while only module loading and unload need it.
+ */
+#define LIBKMOD_SONAME "libkmod.so.2"
+
+const char fb_kmod_backend_name[] = "dlopen " LIBKMOD_SONAME;
+
+#define LIBKMOD_SYMBOLS(X)                 \
+	X(kmod_new)                        \
+	X(kmod_unref)                      \
+	X(kmod_list_next)                  \
+	X(kmod_module_new_from_lookup)     \
+	X(kmod_module_new_from_name)       \
+	X(kmod_module_get_module)          \
+	X(kmod_module_get_name)            \
+	X(kmod_module_get_path)            \
+	X(kmod_module_get_refcnt)          \
+	X(kmod_module_unref)               \
+	X(kmod_module_unref_list)          \
+	X(kmod_module_probe_insert_module) \
+	X(kmod_module_remove_module)
+
+static struct {
+#define LIBKMOD_FIELD(f) typeof(f) *f;
+	LIBKMOD_SYMBOLS(LIBKMOD_FIELD)
+#undef LIBKMOD_FIELD
+} sym;
+
+static int libkmod_open(void)
+{
+#define LIBKMOD_DLSYM(f) FB_DLSYM(f, sym.f),
+	static const struct fb_dlsym syms[] = { LIBKMOD_SYMBOLS(LIBKMOD_DLSYM) };
+#undef LIBKMOD_DLSYM
+	static int state = FB_DL_UNTRIED;
+
+	return fb_dlopen_many(&state, LOG_ERR, NULL, LIBKMOD_SONAME, "libkmod2", syms,
+			      sizeof(syms) / sizeof(syms[0]));
+}
 
 struct fb_kmod {
 	struct kmod_ctx *ctx;
@@ -17,7 +57,7 @@ struct fb_kmod {
 
 int fb_kmod_new(struct fb_kmod **k)
 {
-	int r = fb_libkmod_open();
+	int r = libkmod_open();
 
 	*k = NULL;
 	if (r < 0)
@@ -25,7 +65,7 @@ int fb_kmod_new(struct fb_kmod **k)
 	*k = calloc(1, sizeof(**k));
 	if (!*k)
 		return -ENOMEM;
-	(*k)->ctx = kmod_new(NULL, NULL);
+	(*k)->ctx = sym.kmod_new(NULL, NULL);
 	if (!(*k)->ctx) {
 		free(*k);
 		*k = NULL;
@@ -38,7 +78,7 @@ void fb_kmod_free(struct fb_kmod *k)
 {
 	if (!k)
 		return;
-	kmod_unref(k->ctx);
+	sym.kmod_unref(k->ctx);
 	free(k);
 }
 
@@ -46,31 +86,31 @@ int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn,
 		   void *userdata)
 {
 	struct kmod_list *list = NULL, *it;
-	int r = kmod_module_new_from_lookup(k->ctx, alias, &list);
+	int r = sym.kmod_module_new_from_lookup(k->ctx, alias, &list);
 
 	if (r < 0)
 		return r;
-	kmod_list_foreach(it, list)
-	{
-		struct kmod_module *mod = kmod_module_get_module(it);
+	for (it = list; it; it = sym.kmod_list_next(list, it)) {
+		struct kmod_module *mod = sym.kmod_module_get_module(it);
 
-		fn(k, kmod_module_get_name(mod), kmod_module_get_path(mod), userdata);
-		kmod_module_unref(mod);
+		fn(k, sym.kmod_module_get_name(mod), sym.kmod_module_get_path(mod),
+		   userdata);
+		sym.kmod_module_unref(mod);
 	}
-	kmod_module_unref_list(list);
+	sym.kmod_module_unref_list(list);
 	return 0;
 }
 
 int fb_kmod_insert(struct fb_kmod *k, const char *name)
 {
 	struct kmod_module *mod = NULL;
-	int r = kmod_module_new_from_name(k->ctx, name, &mod);
+	int r = sym.kmod_module_new_from_name(k->ctx, name, &mod);
 
 	if (r < 0)
 		return r;
-	r = kmod_module_probe_insert_module(mod, KMOD_PROBE_APPLY_BLACKLIST, NULL, NULL,
-					    NULL, NULL);
-	kmod_module_unref(mod);
+	r = sym.kmod_module_probe_insert_module(mod, KMOD_PROBE_APPLY_BLACKLIST, NULL,
+						NULL, NULL, NULL);
+	sym.kmod_module_unref(mod);
 	return r;
 }
 
@@ -79,25 +119,25 @@ long fb_kmod_refcnt(struct fb_kmod *k, const char *name)
 	struct kmod_module *mod = NULL;
 	long r;
 
-	if (kmod_module_new_from_name(k->ctx, name, &mod) < 0)
+	if (sym.kmod_module_new_from_name(k->ctx, name, &mod) < 0)
 		return -ENOENT;
-	r = kmod_module_get_refcnt(mod);
-	kmod_module_unref(mod);
+	r = sym.kmod_module_get_refcnt(mod);
+	sym.kmod_module_unref(mod);
 	return r;
 }
 
 int fb_kmod_remove(struct fb_kmod *k, const char *name)
 {
 	struct kmod_module *mod = NULL;
-	int r = kmod_module_new_from_name(k->ctx, name, &mod);
+	int r = sym.kmod_module_new_from_name(k->ctx, name, &mod);
 
 	if (r < 0)
 		return r;
 	/* refcount rechecked at the last moment: still 0 */
-	if (kmod_module_get_refcnt(mod) != 0)
+	if (sym.kmod_module_get_refcnt(mod) != 0)
 		r = -EBUSY;
 	else
-		r = kmod_module_remove_module(mod, 0);
-	kmod_module_unref(mod);
+		r = sym.kmod_module_remove_module(mod, 0);
+	sym.kmod_module_unref(mod);
 	return r;
 }

@@ -10,11 +10,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "kmod-backend.h"
+#include "kmod.h"
 #include "log.h"
 #include "macro.h"
 #include "modules.h"
-#include "sysfs-backend.h"
+#include "sysfs.h"
 
 bool fb_module_path_is_display(const char *path)
 {

@@ -6,9 +6,9 @@
 
 const char fb_pixman_backend_name[] = "static";
 
-bool fb_pixman_load(__typeof__(pixman_fill) **fill, __typeof__(pixman_blt) **blt)
+int fb_pixman_load(__typeof__(pixman_fill) **fill, __typeof__(pixman_blt) **blt)
 {
 	*fill = pixman_fill;
 	*blt = pixman_blt;
-	return true;
+	return 0;
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* libpng linked in (the static build): the pointers of png-dl.h name the
+/* libpng linked in (the static build): the pointers of png-backend.h name the
  * real functions. */
 #include "config.h"
 
 #define FB_PNG_DL_IMPL
-#include "png-dl.h"
+#include "png-backend.h"
 
 const char fb_png_backend_name[] = "static";
 

@@ -14,7 +14,7 @@
 
 #include "log.h"
 #include "macro.h"
-#include "png-dl.h"
+#include "png-backend.h"
 #include "snap.h"
 
 uint8_t fb_expand_to_8(uint32_t v, unsigned len)
@@ -403,7 +403,7 @@ int fb_snap_read(const struct fb_device *dev, const char *devdir, uint8_t **rgb,
 	int fd, r;
 
 	*rgb = NULL;
-	fd = fb_node_open(dev, devdir, O_RDONLY, true, NULL);
+	fd = fb_hw_open(dev, devdir, O_RDONLY, true, NULL);
 	if (fd < 0)
 		return fd;
 	r = fb_hw_query_fd(fd, &hw);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <limits.h>
 #include <math.h>
@@ -175,4 +176,32 @@ int parse_seconds(const char *s, bool zero_ok, double *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+char *size_to_human(uint64_t bytes, char *buf, size_t len)
+{
+	static const char suffix[] = "BKMGTPE";
+	uint64_t whole = bytes, rem = 0;
+	size_t i = 0;
+
+	while (whole >= 1024 && i + 1 < sizeof(suffix) - 1) {
+		rem = whole % 1024;
+		whole /= 1024;
+		i++;
+	}
+	if (i == 0) {
+		snprintf(buf, len, "%" PRIu64 "B", bytes);
+		return buf;
+	}
+	/* One decimal, rounded, dropped when it is zero ("4M", "3.9M"). */
+	uint64_t dec = (rem * 10 + 512) / 1024;
+	if (dec == 10) {
+		whole++;
+		dec = 0;
+	}
+	if (dec)
+		snprintf(buf, len, "%" PRIu64 ".%" PRIu64 "%c", whole, dec, suffix[i]);
+	else
+		snprintf(buf, len, "%" PRIu64 "%c", whole, suffix[i]);
+	return buf;
 }

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* C-style escaped copy for messages: "29:x\n" stays readable; quotes and
  * backslashes are escaped, controls and bytes that are not valid UTF-8
@@ -32,3 +33,6 @@ int parse_decimal(const char *s, unsigned long long max, unsigned long long *out
 /* A number of seconds for an option, as strtod(3) reads it: finite, at
  * most 3600, and above 0 unless zero_ok.  0 or -EINVAL. */
 int parse_seconds(const char *s, bool zero_ok, double *out);
+
+/* "3.9M" in the lsblk way (powers of 1024, one decimal when useful). */
+char *size_to_human(uint64_t bytes, char *buf, size_t len);

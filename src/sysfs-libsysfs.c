@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The sysfs seam (src/sysfs-backend.h) through libsysfs (sysfsutils), for
+ * The sysfs seam (src/sysfs.h) through libsysfs (sysfsutils), for
  * systems without libudev: ./configure --with-libsysfs.
  *
  * libsysfs copies every path into a fixed SYSFS_PATH_MAX (256) byte
@@ -27,7 +27,7 @@
 #include "log.h"
 #include "macro.h"
 #include "strutil.h"
-#include "sysfs-backend.h"
+#include "sysfs.h"
 
 const char fb_sysfs_backend_name[] = "libsysfs";
 

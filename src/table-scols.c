@@ -7,11 +7,11 @@
  */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <libsmartcols.h>
 #include <stdlib.h>
 
+#include "dlopen.h"
 #include "log.h"
 #include "table.h"
 
@@ -43,26 +43,13 @@ static struct {
 /* 0, or -ELIBACC (said once: which library or symbol is missing). */
 static int scols_open(void)
 {
-	static int state = 1; /* 1: not tried yet */
-	void *h;
+#define SCOLS_DLSYM(f) FB_DLSYM(f, sym.f),
+	static const struct fb_dlsym syms[] = { SCOLS_SYMBOLS(SCOLS_DLSYM) };
+#undef SCOLS_DLSYM
+	static int state = FB_DL_UNTRIED;
 
-	if (state <= 0)
-		return state;
-	h = dlopen(SCOLS_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		ERR("cannot load %s (Debian package libsmartcols1): %s", SCOLS_SONAME,
-		    dlerror());
-		return state = -ELIBACC;
-	}
-#define SCOLS_RESOLVE(f)                                                       \
-	*(void **)&sym.f = dlsym(h, #f);                                       \
-	if (!sym.f) {                                                          \
-		ERR("%s: symbol %s missing: %s", SCOLS_SONAME, #f, dlerror()); \
-		return state = -ELIBACC;                                       \
-	}
-	SCOLS_SYMBOLS(SCOLS_RESOLVE)
-#undef SCOLS_RESOLVE
-	return state = 0;
+	return fb_dlopen_many(&state, LOG_ERR, NULL, SCOLS_SONAME, "libsmartcols1", syms,
+			      sizeof(syms) / sizeof(syms[0]));
 }
 
 struct fb_table {

@@ -4,7 +4,7 @@
 /*
  * The seam between list's table and the library that prints it:
  * libsmartcols (src/table-scols.c, the default) or a small built-in
- * printer (src/table-plain.c, ./configure --enable-static-binary: Debian
+ * printer (src/table-builtin.c, ./configure --enable-static-binary: Debian
  * has no libsmartcols.a).  Both print the same text for what list uses:
  * aligned, raw, KEY="value" pairs and JSON, with or without headings.
  */

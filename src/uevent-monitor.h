@@ -3,7 +3,7 @@
 
 /*
  * The kernel uevent monitor of daemon and monitor: our own reader of
- * NETLINK_KOBJECT_UEVENT (src/monitor-netlink.c), in every build.  It takes
+ * NETLINK_KOBJECT_UEVENT (src/uevent-monitor-netlink.c), in every build.  It takes
  * only what libudev's "kernel" monitor takes: messages the kernel sent
  * (sender port 0, credentials uid 0), well-formed "action@/devpath"
  * messages that were not cut short.  libudev's monitor was the default

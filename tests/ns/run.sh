@@ -358,13 +358,13 @@ if [ -n "$pnglib" ] && mount --bind /dev/null "$(readlink -f "$pnglib")"; then
 	"$FBCLASSCTL" snap fb0 "$work/x.png" 2>"$work/png.err"
 	expect_eq "no libpng: snap exits 1" "$?" 1
 	expect_grep "no libpng: snap names the library" \
-		"snap: libpng16.so.16 not available: " "$work/png.err"
+		"snap: cannot load libpng16.so.16 (Debian package libpng16-16): " "$work/png.err"
 	check "no libpng: no file" test ! -e "$work/x.png"
 	mkdir "$work/shots"
 	"$FBCLASSCTL" bench --quick --snap "$work/shots" fb0 2>"$work/png.err"
 	expect_eq "no libpng: bench --snap exits 1" "$?" 1
 	expect_grep "no libpng: bench --snap names the library" \
-		"bench --snap: libpng16.so.16 not available: " "$work/png.err"
+		"bench --snap: cannot load libpng16.so.16 (Debian package libpng16-16): " "$work/png.err"
 	umount "$(readlink -f "$pnglib")"
 else
 	skip_part "no libpng: snap and bench --snap name the library" "no libpng16.so.16 to hide"

@@ -10,7 +10,7 @@
 #include "test.h"
 #include "commands.h"
 #include "fbclass.h"
-#include "hotplug.h"
+#include "nodemgr.h"
 
 static int results[3];
 static int calls[3];
@@ -29,7 +29,7 @@ static int run(const bool created[3], int r0, int r1, int r2)
 {
 	struct fb_device devs[3] = {};
 	struct fb_device_list list = { .devices = devs, .n = 3 };
-	struct nm_opts o = { .devdir = "/dev", .validate = fake_validate };
+	struct nodemgr_opts o = { .devdir = "/dev", .validate = fake_validate };
 	char names[3][4] = { "fb0", "fb1", "fb2" };
 
 	for (int i = 0; i < 3; i++)
@@ -38,7 +38,7 @@ static int run(const bool created[3], int r0, int r1, int r2)
 	results[1] = r1;
 	results[2] = r2;
 	memset(calls, 0, sizeof(calls));
-	return nm_validate_created(&o, &list, created);
+	return nodemgr_validate_created(&o, &list, created);
 }
 
 int main(void)

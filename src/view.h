@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-#include <json-c/json.h>
 #include <stdio.h>
 
 #include "fbclass.h"
@@ -10,7 +9,7 @@
 /* Everything one command shows about one framebuffer, gathered once. */
 struct fb_view {
 	const struct fb_device *dev;
-	struct fb_node_info node;
+	struct fb_hw_node node;
 	struct fb_hwinfo hw;
 	struct fb_pixel_format fmt; /* valid when hw.valid */
 	unsigned sys_bpp, sys_stride, sys_vx, sys_vy; /* from sysfs, 0 if absent */
@@ -26,14 +25,3 @@ void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *de
 
 /* The device's identification: fix.id from the ioctl, else sysfs "name". */
 const char *fb_view_id(const struct fb_view *v, char *buf, size_t len);
-
-/* "3.9M" in the lsblk way (powers of 1024, one decimal when useful). */
-char *size_to_human(uint64_t bytes, char *buf, size_t len);
-
-/* json-c helpers: a string that may be NULL becomes null; strings are
- * copied as bytes and escaped by json-c. */
-void json_add_string(struct json_object *o, const char *key, const char *value);
-void json_add_uint(struct json_object *o, const char *key, uint64_t value);
-void json_add_bool(struct json_object *o, const char *key, bool value);
-/* Print a document, pretty and with a final newline, to stdout. */
-int json_print(struct json_object *doc);

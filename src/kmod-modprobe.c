@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The module seam without libkmod (the static build): modules.alias for
  * the lookup, `modprobe -b` (kmod's or busybox's) to load, /sys/module for
- * the refcount, delete_module(2) to remove.  See kmod-backend.h. */
+ * the refcount, delete_module(2) to remove.  See kmod.h. */
 #include "config.h"
 
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kmod-backend.h"
+#include "kmod.h"
 #include "log.h"
 #include "macro.h"
 #include "modalias-files.h"

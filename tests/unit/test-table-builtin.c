@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The built-in table printer (src/table-plain.c) against text written by
+/* The built-in table printer (src/table-builtin.c) against text written by
  * hand from what libsmartcols prints (tests/fixtures/golden). */
 #include "config.h"
 
@@ -107,5 +107,5 @@ int main(void)
 	      "}\n");
 	check(FB_TABLE_JSON, false, true, "{\n   \"framebuffers\": [\n\n   ]\n}\n");
 	check(FB_TABLE_ALIGNED, false, true, "NAME ID VIRT RES BPP NODE\n");
-	return test_finish("test-table-plain");
+	return test_finish("test-table-builtin");
 }

@@ -3,7 +3,7 @@
 
 /*
  * The seam between the scan (src/fbclass.c) and the library that reads
- * sysfs: libudev (src/sysfs-udev.c, the default) or libsysfs
+ * sysfs: libudev (src/sysfs-libudev.c, the default) or libsysfs
  * (src/sysfs-libsysfs.c, ./configure --with-libsysfs).  configure builds
  * exactly one of the two files; nothing above this header knows which.
  *

@@ -45,7 +45,7 @@ FB_PNG_SYMBOLS(FB_PNG_DECLARE)
 #define png_write_end		 fb_sym_png_write_end
 #endif
 
-/* 0 when libpng is usable; else -ENOENT, reported once as
- * "WHO: libpng16.so.16 not available: <dlerror>" (naming the Debian
- * package), and every later call returns it again at once. */
+/* 0 when libpng is usable; else -ELIBACC, reported once as
+ * "WHO: cannot load libpng16.so.16 (Debian package libpng16-16): REASON"
+ * (src/dlopen.h), and every later call returns it again at once. */
 int fb_libpng_open(const char *who);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The node manager's one code path for coldplug, the uevent helper and the
- * daemon: scan, plan, apply, prune.  See hotplug.h.
+ * daemon: scan, plan, apply, prune.  See nodemgr.h.
  */
 #include "config.h"
 
@@ -17,7 +17,7 @@
 #include "commands.h"
 #include "fbclass.h"
 #include "fbinfo_ioctl.h"
-#include "hotplug.h"
+#include "nodemgr.h"
 #include "log.h"
 #include "macro.h"
 #include "modules.h"
@@ -27,7 +27,7 @@
 
 /* Print every bad line; FB_EXIT_USAGE when there was one, FB_EXIT_ERROR when
  * the file could not be read, 0 when the rules are good. */
-int nm_rules_load(const struct nm_opts *o, struct fb_rules *rules)
+int nodemgr_rules_load(const struct nodemgr_opts *o, struct fb_rules *rules)
 {
 	int r = fb_rules_load(o->config, !o->config_given, rules);
 
@@ -58,7 +58,7 @@ static const char *device_id(const struct fb_device *dev, const char *devdir,
 }
 
 static int plan_devices(const struct fb_device_list *list, const struct fb_rules *rules,
-			const struct nm_opts *o, struct node_plan *plan)
+			const struct nodemgr_opts *o, struct node_plan *plan)
 {
 	struct node_input *in = calloc(list->n ? list->n : 1, sizeof(*in));
 	char(*ids)[sizeof(((struct fb_fix_screeninfo *)0)->id) + 1];
@@ -98,8 +98,8 @@ static bool node_present(int dfd, const struct fb_device *dev)
 	       S_ISCHR(st.st_mode) && st.st_rdev == dev->devnum;
 }
 
-int nm_validate_created(const struct nm_opts *o, const struct fb_device_list *list,
-			const bool *created)
+int nodemgr_validate_created(const struct nodemgr_opts *o,
+			     const struct fb_device_list *list, const bool *created)
 {
 	int ret = 0;
 
@@ -128,7 +128,7 @@ static int open_devdir(const char *devdir)
 	return fd;
 }
 
-void nm_cache_clear(struct nm_cache *c)
+void nodemgr_cache_clear(struct nodemgr_cache *c)
 {
 	if (c->plan) {
 		node_plan_free(c->plan);
@@ -146,7 +146,7 @@ void nm_cache_clear(struct nm_cache *c)
 /* Keep plan (taken over: *plan is left empty) and the fingerprints of
  * list's devices.  A device whose fingerprint cannot be read is left
  * out: its next event takes the full path.  Out of memory keeps nothing. */
-static void cache_fill(struct nm_cache *c, const struct fb_device_list *list,
+static void cache_fill(struct nodemgr_cache *c, const struct fb_device_list *list,
 		       struct node_plan *plan)
 {
 	struct node_plan *kept = malloc(sizeof(*kept));
@@ -154,7 +154,7 @@ static void cache_fill(struct nm_cache *c, const struct fb_device_list *list,
 	c->devs = calloc(list->n ? list->n : 1, sizeof(*c->devs));
 	if (!kept || !c->devs) {
 		free(kept);
-		nm_cache_clear(c);
+		nodemgr_cache_clear(c);
 		return;
 	}
 	*kept = *plan;
@@ -162,7 +162,7 @@ static void cache_fill(struct nm_cache *c, const struct fb_device_list *list,
 	c->plan = kept;
 	for (size_t i = 0; i < list->n; i++) {
 		const struct fb_device *dev = &list->devices[i];
-		struct nm_cached_dev *k = &c->devs[c->n];
+		struct nodemgr_cached_dev *k = &c->devs[c->n];
 		int r = fb_device_fingerprint(dev->name, &k->fingerprint);
 
 		if (r == -ENOMEM)
@@ -179,11 +179,11 @@ static void cache_fill(struct nm_cache *c, const struct fb_device_list *list,
 	}
 	return;
 fail:
-	nm_cache_clear(c);
+	nodemgr_cache_clear(c);
 }
 
-int nm_coldplug(const struct nm_opts *o, const struct fb_rules *given,
-		struct nm_cache *keep)
+int nodemgr_coldplug(const struct nodemgr_opts *o, const struct fb_rules *given,
+		     struct nodemgr_cache *keep)
 {
 	struct fb_device_list list = {};
 	struct fb_rules rules = {};
@@ -193,9 +193,9 @@ int nm_coldplug(const struct nm_opts *o, const struct fb_rules *given,
 	int ret = FB_EXIT_OK, r, dfd = -1;
 
 	if (keep)
-		nm_cache_clear(keep);
+		nodemgr_cache_clear(keep);
 	if (!given) {
-		ret = nm_rules_load(o, &rules);
+		ret = nodemgr_rules_load(o, &rules);
 		if (ret)
 			goto finish;
 		given = &rules;
@@ -250,7 +250,7 @@ int nm_coldplug(const struct nm_opts *o, const struct fb_rules *given,
 		for (size_t i = 0; i < list.n; i++)
 			created[i] = created[i] && node_present(dfd, &list.devices[i]);
 		/* The nodes stay; an error (1) outranks a failed validation (3). */
-		r = nm_validate_created(o, &list, created);
+		r = nodemgr_validate_created(o, &list, created);
 		if (r && ret == FB_EXIT_OK)
 			ret = r;
 	}
@@ -288,7 +288,7 @@ static int check_syspath(const struct fb_uevent *ev, char *syspath, size_t len)
 	return 0;
 }
 
-static int hotplug_add(const struct nm_opts *o, const struct fb_uevent *ev)
+static int hotplug_add(const struct nodemgr_opts *o, const struct fb_uevent *ev)
 {
 	struct fb_device_list list = {};
 	struct fb_device dev = {};
@@ -318,7 +318,7 @@ static int hotplug_add(const struct nm_opts *o, const struct fb_uevent *ev)
 		    ev->devname, dev.devname ? dev.devname : dev.name);
 		goto finish;
 	}
-	ret = nm_rules_load(o, &rules);
+	ret = nodemgr_rules_load(o, &rules);
 	if (ret)
 		goto finish;
 	ret = FB_EXIT_ERROR;
@@ -357,7 +357,7 @@ finish:
 	return ret;
 }
 
-static int hotplug_remove(const struct nm_opts *o, const struct fb_uevent *ev)
+static int hotplug_remove(const struct nodemgr_opts *o, const struct fb_uevent *ev)
 {
 	struct fb_device_list list = {};
 	struct fb_device dev = {};
@@ -375,7 +375,7 @@ static int hotplug_remove(const struct nm_opts *o, const struct fb_uevent *ev)
 		ret = FB_EXIT_OK;
 		goto finish;
 	}
-	ret = nm_rules_load(o, &rules);
+	ret = nodemgr_rules_load(o, &rules);
 	if (ret)
 		goto finish;
 	ret = FB_EXIT_ERROR;
@@ -399,17 +399,18 @@ finish:
 	return ret;
 }
 
-int nm_hotplug(const struct nm_opts *o, const struct fb_uevent *ev)
+int nodemgr_hotplug(const struct nodemgr_opts *o, const struct fb_uevent *ev)
 {
 	if (ev->action == FB_UEVENT_REMOVE)
 		return hotplug_remove(o, ev);
 	return hotplug_add(o, ev);
 }
 
-int nm_event_quick(const struct nm_opts *o, const struct nm_cache *c, const char *name)
+int nodemgr_event_quick(const struct nodemgr_opts *o, const struct nodemgr_cache *c,
+			const char *name)
 {
 	_cleanup_free_ char *now = NULL;
-	const struct nm_cached_dev *k = NULL;
+	const struct nodemgr_cached_dev *k = NULL;
 	const struct node_entry *e = NULL;
 	struct stat st;
 	int r, dfd;
@@ -449,8 +450,8 @@ int nm_event_quick(const struct nm_opts *o, const struct nm_cache *c, const char
 	return r;
 }
 
-int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *name,
-	     struct nm_cache *keep)
+int nodemgr_event(const struct nodemgr_opts *o, const struct fb_rules *rules,
+		  const char *name, struct nodemgr_cache *keep)
 {
 	struct fb_device_list list = {};
 	const struct fb_device *dev = NULL;
@@ -460,7 +461,7 @@ int nm_event(const struct nm_opts *o, const struct fb_rules *rules, const char *
 	int ret, r, dfd = -1;
 
 	if (keep)
-		nm_cache_clear(keep);
+		nodemgr_cache_clear(keep);
 	if (!node_name_is_safe(name)) {
 		ERR("%.64s: event ignored: not a plain device name", name);
 		return -EINVAL;

@@ -5,7 +5,7 @@
  * The seam between module loading and unload (src/modules.c,
  * src/cmd-unload.c) and what does the work: libkmod through dlopen()
  * (src/kmod-libkmod.c, the default), or modules.alias, `modprobe -b` and
- * delete_module(2) (src/kmod-files.c, the static build: Debian has no
+ * delete_module(2) (src/kmod-modprobe.c, the static build: Debian has no
  * libkmod.a).  configure builds exactly one of the two.
  */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The sysfs seam (src/sysfs-backend.h) through libudev: the default.
+ * The sysfs seam (src/sysfs.h) through libudev: the default.
  */
 #include "config.h"
 
@@ -13,7 +13,7 @@
 #include "log.h"
 #include "macro.h"
 #include "strutil.h"
-#include "sysfs-backend.h"
+#include "sysfs.h"
 
 const char fb_sysfs_backend_name[] = "libudev";
 

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* json-c helpers: a string that may be NULL becomes null; strings are
+ * copied as bytes (made valid UTF-8) and escaped by json-c. */
+void json_add_string(struct json_object *o, const char *key, const char *value);
+void json_add_uint(struct json_object *o, const char *key, uint64_t value);
+void json_add_bool(struct json_object *o, const char *key, bool value);
+/* Print a document, pretty and with a final newline, to stdout.  0 or
+ * -errno. */
+int json_print(struct json_object *doc);

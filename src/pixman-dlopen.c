@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* pixman through dlopen(): see pixman-backend.h. */
+#include "config.h"
+
+#include "dlopen.h"
+#include "log.h"
+#include "pixman-backend.h"
+
+const char fb_pixman_backend_name[] = "dlopen";
+
+int fb_pixman_load(__typeof__(pixman_fill) **fill, __typeof__(pixman_blt) **blt)
+{
+	static __typeof__(pixman_fill) *f;
+	static __typeof__(pixman_blt) *b;
+	static const struct fb_dlsym syms[] = { FB_DLSYM(pixman_fill, f),
+						FB_DLSYM(pixman_blt, b) };
+	static int state = FB_DL_UNTRIED;
+	/* bench names a strategy it cannot run; the reason is a debug line */
+	int r = fb_dlopen_many(&state, LOG_DEBUG, "pixman", "libpixman-1.so.0",
+			       "libpixman-1-0", syms, sizeof(syms) / sizeof(syms[0]));
+
+	*fill = f;
+	*blt = b;
+	return r;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Everything one command shows about one framebuffer: see view.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <sys/sysmacros.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "view.h"
+#include "strutil.h"
+
+void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *devdir,
+		  bool allow_private)
+{
+	int r;
+
+	memset(v, 0, sizeof(*v));
+	v->dev = dev;
+	v->has_sys_bpp =
+		fb_parse_uint(fb_device_attr(dev, "bits_per_pixel"), &v->sys_bpp) == 0;
+	v->has_sys_stride =
+		fb_parse_uint(fb_device_attr(dev, "stride"), &v->sys_stride) == 0;
+	v->has_sys_virt = fb_parse_pair(fb_device_attr(dev, "virtual_size"), &v->sys_vx,
+					&v->sys_vy) == 0;
+	v->has_sys_mode = fb_parse_mode(fb_device_attr(dev, "mode"), &v->sys_mode) == 0;
+
+	fb_hw_node_inspect(dev, devdir, &v->node);
+	r = fb_hw_query(dev, devdir, allow_private, &v->hw);
+	if (r == 0) {
+		fb_pixel_format_decode(&v->hw.var, v->hw.fix.visual, &v->fmt);
+		return;
+	}
+	if (r == -ENOENT)
+		WRN("%s: %s is missing; showing sysfs values only ('fbclassctl coldplug' creates it)",
+		    dev->name, v->node.path);
+	else if (r == -ESTALE)
+		WRN("%s: %s is not character device %u:%u; showing sysfs values only ('fbclassctl coldplug' replaces it)",
+		    dev->name, v->node.path, major(dev->devnum), minor(dev->devnum));
+	else
+		WRN("%s: cannot query the hardware: %s; showing sysfs values only",
+		    dev->name, strerror(-r));
+}
+
+const char *fb_view_id(const struct fb_view *v, char *buf, size_t len)
+{
+	if (v->hw.valid) {
+		/* fix.id is 16 bytes and need not be NUL-terminated. */
+		size_t n = strnlen(v->hw.fix.id, sizeof(v->hw.fix.id));
+
+		snprintf(buf, len, "%.*s", (int)n, v->hw.fix.id);
+		return buf;
+	}
+	return fb_device_attr(v->dev, "name");
+}
