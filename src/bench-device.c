@@ -23,11 +23,6 @@ static size_t page_align(size_t n, size_t page)
 }
 
 /* Storage bits per pixel: 15 bpp is stored in 16 bits. */
-static unsigned storage_bpp(unsigned bpp)
-{
-	return bpp == 15 ? 16 : bpp;
-}
-
 const char *fb_bench_geometry_error(const struct fb_var_screeninfo *var,
 				    const struct fb_fix_screeninfo *fix, unsigned bpp,
 				    char *why, size_t len)
@@ -97,10 +92,8 @@ int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 	dev->var = *var;
 	dev->visual = fix->visual;
 
-	unsigned bpp = storage_bpp(var->bits_per_pixel);
-	if (fix->type != FB_TYPE_PACKED_PIXELS ||
-	    (bpp != 1 && bpp != 2 && bpp != 4 && bpp != 8 && bpp != 16 && bpp != 24 &&
-	     bpp != 32)) {
+	unsigned bpp = fb_pixel_storage_bits(var->bits_per_pixel);
+	if (fix->type != FB_TYPE_PACKED_PIXELS || !bpp) {
 		ERR("%s: cannot benchmark %u bpp with type %s: only packed pixels of 1, 2, 4, 8, 15, 16, 24 or 32 bpp",
 		    fbdev->name, var->bits_per_pixel, fb_type_name(fix->type));
 		r = -EOPNOTSUPP;

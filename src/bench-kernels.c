@@ -13,7 +13,6 @@
 #include <string.h>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
 #include <immintrin.h>
 #define FBK_X86 1
 #else
@@ -21,9 +20,9 @@
 #endif
 
 #include "bench-kernels.h"
+#include "fbinfo_ioctl.h"
 #include "macro.h"
 #include "pixman-backend.h"
-#include "strutil.h"
 
 static const char *const fill_names[_FBK_FILL_MAX] = {
 	[FBK_FILL_AUTO] = "auto",	  [FBK_FILL_MEMSET] = "memset",
@@ -72,64 +71,6 @@ int fbk_copy_method_from_name(const char *name)
 	return -1;
 }
 
-/* ---- CPU features ---- */
-
-static bool cpu_has_avx2(void)
-{
-#if FBK_X86
-	return __builtin_cpu_supports("avx2");
-#else
-	return false;
-#endif
-}
-
-/*
- * PREFETCHW (CPUID 0x80000001 ECX bit 8): every AMD64 CPU, Intel since
- * Broadwell.  Asked once: under a hypervisor CPUID is a VM exit, and a 6 MB
- * fill that paid one per call lost a quarter of its speed.
- */
-static bool cpu_has_prefetchw(void)
-{
-#if FBK_X86
-	static int known = -1;
-	unsigned a, b, c, d;
-
-	if (known < 0)
-		known = __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & bit_PRFCHW);
-	return known;
-#else
-	return false;
-#endif
-}
-
-/*
- * ERMS, fast rep movsb/stosb (CPUID 7 EBX bit 9).  glibc's memset takes
- * rep stosb past 2 KiB only with it; without it (AMD Zen 1, for one) rep
- * stosq filled 1 MiB at 18.6 GB/s where AVX2 stores reached 23.5.
- */
-bool fbk_cpu_has_erms(void)
-{
-#if FBK_X86
-	static int known = -1;
-	unsigned a, b, c, d;
-
-	if (known < 0)
-		known = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 9));
-	return known;
-#else
-	return false;
-#endif
-}
-
-static bool cpu_has_sse41(void)
-{
-#if FBK_X86
-	return __builtin_cpu_supports("sse4.1");
-#else
-	return false;
-#endif
-}
-
 bool fbk_fill_method_cpu_ok(enum fbk_fill_method m)
 {
 	switch (m) {
@@ -139,11 +80,11 @@ bool fbk_fill_method_cpu_ok(enum fbk_fill_method m)
 		return FBK_X86;
 	case FBK_FILL_AVX2:
 	case FBK_FILL_AVX2_NT:
-		return cpu_has_avx2();
+		return fbk_cpu_has_avx2();
 	case FBK_FILL_SSE2_PFW:
-		return cpu_has_prefetchw();
+		return fbk_cpu_has_prefetchw();
 	case FBK_FILL_AVX2_PFW:
-		return cpu_has_avx2() && cpu_has_prefetchw();
+		return fbk_cpu_has_avx2() && fbk_cpu_has_prefetchw();
 	default:
 		return (unsigned)m < _FBK_FILL_MAX;
 	}
@@ -155,165 +96,12 @@ bool fbk_copy_method_cpu_ok(enum fbk_copy_method m)
 	case FBK_COPY_SSE2_NT:
 		return FBK_X86;
 	case FBK_COPY_AVX2_NT:
-		return cpu_has_avx2();
+		return fbk_cpu_has_avx2();
 	case FBK_COPY_SSE41_LOAD:
-		return cpu_has_sse41();
+		return fbk_cpu_has_sse41();
 	default:
 		return (unsigned)m < _FBK_COPY_MAX;
 	}
-}
-
-/* ---- cache size and the non-temporal threshold ---- */
-
-static size_t llc_bytes;
-static unsigned llc_sharers;
-static size_t nt_threshold;
-
-/* A CPU number at *s (digits only, below 65536), *s moved past it; -1 if none. */
-static long cpu_number(const char **s)
-{
-	long v = 0;
-
-	if (**s < '0' || **s > '9')
-		return -1;
-	while (**s >= '0' && **s <= '9') {
-		v = v * 10 + (**s - '0');
-		if (v >= 65536)
-			return -1;
-		(*s)++;
-	}
-	return v;
-}
-
-unsigned fbk_cpulist_count(const char *s)
-{
-	unsigned n = 0;
-
-	while (*s && *s != '\n') {
-		long a = cpu_number(&s), b = a;
-
-		if (a < 0)
-			return 0;
-		if (*s == '-') {
-			s++;
-			b = cpu_number(&s);
-			if (b < a)
-				return 0;
-		}
-		n += (unsigned)(b - a + 1);
-		if (*s == ',')
-			s++;
-		else if (*s && *s != '\n')
-			return 0;
-	}
-	return n;
-}
-
-static size_t read_cache_size(const char *dir)
-{
-	char path[256], buf[64];
-	size_t n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/size", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	if (fgets(buf, sizeof(buf), f)) {
-		unsigned long long v;
-		const char *end;
-
-		if (parse_decimal_prefix(buf, SIZE_MAX >> 20, &v, &end) < 0)
-			v = 0;
-		if (*end == 'K')
-			n = (size_t)v << 10;
-		else if (*end == 'M')
-			n = (size_t)v << 20;
-		else
-			n = (size_t)v;
-	}
-	fclose(f);
-	return n;
-}
-
-size_t fbk_llc_bytes(void)
-{
-	if (llc_bytes)
-		return llc_bytes;
-	/* The highest level that holds data is the last-level cache. */
-	for (unsigned i = 0, best_level = 0; i < 16; i++) {
-		char dir[128], path[160], buf[32];
-		FILE *f;
-		unsigned level = 0;
-
-		snprintf(dir, sizeof(dir), "/sys/devices/system/cpu/cpu0/cache/index%u",
-			 i);
-		snprintf(path, sizeof(path), "%s/level", dir);
-		f = fopen(path, "re");
-		if (!f)
-			break;
-		if (fgets(buf, sizeof(buf), f)) {
-			unsigned long long v;
-
-			if (parse_decimal_prefix(buf, 16, &v, NULL) == 0)
-				level = (unsigned)v;
-		}
-		fclose(f);
-		snprintf(path, sizeof(path), "%s/type", dir);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-		if (strncmp(buf, "Instruction", 11) == 0 || level < best_level)
-			continue;
-		size_t n = read_cache_size(dir);
-		if (n) {
-			best_level = level;
-			llc_bytes = n;
-			snprintf(path, sizeof(path), "%s/shared_cpu_list", dir);
-			llc_sharers = 0;
-			f = fopen(path, "re");
-			if (f) {
-				if (fgets(buf, sizeof(buf), f))
-					llc_sharers = fbk_cpulist_count(buf);
-				fclose(f);
-			}
-			if (!llc_sharers) /* no list, or a malformed one */
-				llc_sharers = 1;
-		}
-	}
-	if (!llc_bytes) {
-		llc_bytes = 8u << 20;
-		llc_sharers = 1;
-	}
-	return llc_bytes;
-}
-
-unsigned fbk_llc_sharers(void)
-{
-	fbk_llc_bytes();
-	return llc_sharers;
-}
-
-size_t fbk_nt_threshold(void)
-{
-	/*
-	 * glibc's rule for memset and memcpy: 3/4 of the LLC's share per CPU
-	 * that shares it.  Past that a frame does not stay in the cache from
-	 * one fill to the next.  Measured here (8 MiB LLC, 2 CPUs: 3 MiB):
-	 * AVX2 stores beat non-temporal ones up to 3 MiB (x1.1), and lost
-	 * from 4 MiB on (x0.65, and x0.37 at 6 MiB).
-	 */
-	if (nt_threshold)
-		return nt_threshold;
-	return fbk_llc_bytes() / 4 * 3 / fbk_llc_sharers();
-}
-
-void fbk_set_nt_threshold(size_t bytes)
-{
-	nt_threshold = bytes;
 }
 
 enum fbk_fill_method fbk_fill_choose(size_t bytes, unsigned bpp)
@@ -321,7 +109,7 @@ enum fbk_fill_method fbk_fill_choose(size_t bytes, unsigned bpp)
 	if (bpp < 8 || !FBK_X86)
 		return FBK_FILL_SCALAR32;
 	if (bytes >= fbk_nt_threshold())
-		return cpu_has_avx2() ? FBK_FILL_AVX2_NT : FBK_FILL_SSE2_NT;
+		return fbk_cpu_has_avx2() ? FBK_FILL_AVX2_NT : FBK_FILL_SSE2_NT;
 	/* 1, 2 and 4-byte pixels: rep stosq where the CPU has fast strings,
 	 * as glibc's memset takes rep stosb; else, and for 3-byte pixels (no
 	 * repeating qword), vector stores.  Not the -pfw kernels: in make
@@ -329,13 +117,13 @@ enum fbk_fill_method fbk_fill_choose(size_t bytes, unsigned bpp)
 	 * avx2 0.86-0.87, sse2-pfw 0.75-0.77 and sse2 0.80-0.82. */
 	if (bpp != 24 && fbk_cpu_has_erms())
 		return FBK_FILL_STOS;
-	return cpu_has_avx2() ? FBK_FILL_AVX2 : FBK_FILL_SSE2;
+	return fbk_cpu_has_avx2() ? FBK_FILL_AVX2 : FBK_FILL_SSE2;
 }
 
 enum fbk_copy_method fbk_copy_choose(size_t bytes)
 {
 	if (FBK_X86 && bytes >= fbk_nt_threshold())
-		return cpu_has_avx2() ? FBK_COPY_AVX2_NT : FBK_COPY_SSE2_NT;
+		return fbk_cpu_has_avx2() ? FBK_COPY_AVX2_NT : FBK_COPY_SSE2_NT;
 	return FBK_COPY_MEMMOVE;
 }
 
@@ -346,10 +134,10 @@ size_t fbk_row_bytes(unsigned bpp, unsigned w)
 	return ((size_t)w * bpp + 7) / 8;
 }
 
+/* A surface holds pixels as stored: 15 bpp is a 16-bit surface. */
 static bool bpp_valid(unsigned bpp)
 {
-	return bpp == 1 || bpp == 2 || bpp == 4 || bpp == 8 || bpp == 16 || bpp == 24 ||
-	       bpp == 32;
+	return bpp && fb_pixel_storage_bits(bpp) == bpp;
 }
 
 static uint32_t pixel_mask(unsigned bpp)

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench-cpu.h"
+
 struct fbk_surface {
 	uint8_t *pixels; /* first byte of row 0 */
 	size_t stride; /* bytes per line (line_length), >= the row bytes */
@@ -69,18 +71,6 @@ bool fbk_fill_method_usable(enum fbk_fill_method m, const struct fbk_surface *s,
 			    uint32_t pixel);
 bool fbk_copy_method_usable(enum fbk_copy_method m, const struct fbk_surface *dst,
 			    const struct fbk_surface *src);
-
-/* Size of the last-level cache in bytes from sysfs (cpu0), 8 MiB if unknown. */
-size_t fbk_llc_bytes(void);
-/* How many CPUs share it (its shared_cpu_list), 1 if unknown. */
-unsigned fbk_llc_sharers(void);
-/* How many CPUs a sysfs cpulist such as "0-3,8-11\n" names; 0 if malformed. */
-unsigned fbk_cpulist_count(const char *s);
-/* Fast rep movsb/stosb (ERMS): AUTO fills with rep stosq only then. */
-bool fbk_cpu_has_erms(void);
-/* Working sets at least this large go past the cache: non-temporal stores pay. */
-size_t fbk_nt_threshold(void);
-void fbk_set_nt_threshold(size_t bytes); /* 0 restores the default */
 
 /* What AUTO runs for a fill or copy touching `bytes` bytes. */
 enum fbk_fill_method fbk_fill_choose(size_t bytes, unsigned bpp);

@@ -499,6 +499,24 @@ static bool packed_rgb_name(const struct fb_var_screeninfo *v, char *out, size_t
 	return true;
 }
 
+unsigned fb_pixel_storage_bits(unsigned bits_per_pixel)
+{
+	switch (bits_per_pixel) {
+	case 1:
+	case 2:
+	case 4:
+	case 8:
+	case 16:
+	case 24:
+	case 32:
+		return bits_per_pixel;
+	case 15:
+		return 16;
+	default:
+		return 0;
+	}
+}
+
 void fb_pixel_format_decode(const struct fb_var_screeninfo *v, uint32_t visual,
 			    struct fb_pixel_format *fmt)
 {

@@ -89,6 +89,12 @@ struct fb_pixel_format {
 	char name[64]; /* DRM fourcc style: XRGB8888, RGB565, C8, R8, ... */
 };
 
+/* Bits one packed pixel takes in memory for the bits_per_pixel a driver
+ * reports: 1, 2, 4, 8, 16, 24 and 32 themselves, 15 (RGB555) takes 16;
+ * 0 for any other depth, which fbclassctl cannot address.  The one check
+ * of a supported depth: bench, snap and the fill and copy kernels ask it. */
+unsigned fb_pixel_storage_bits(unsigned bits_per_pixel);
+
 /* Name the format after the DRM fourcc convention from var and the visual. */
 void fb_pixel_format_decode(const struct fb_var_screeninfo *var, uint32_t visual,
 			    struct fb_pixel_format *fmt);

@@ -46,7 +46,7 @@ int fb_snap_format_from_hw(const struct fb_hwinfo *hw, struct fb_snap_format *fm
 	}
 	fb_pixel_format_decode(&hw->var, hw->fix.visual, &pf);
 	fmt->kind = pf.kind;
-	fmt->bpp = hw->var.bits_per_pixel;
+	fmt->bpp = fb_pixel_storage_bits(hw->var.bits_per_pixel);
 	fmt->visual = hw->fix.visual;
 	fmt->red = hw->var.red;
 	fmt->green = hw->var.green;
@@ -62,19 +62,11 @@ int fb_snap_format_from_hw(const struct fb_hwinfo *hw, struct fb_snap_format *fm
 		*why = "the pixel format is not one snap can read";
 		return -EOPNOTSUPP;
 	}
-	switch (fmt->bpp) {
-	case 1:
-	case 2:
-	case 4:
-	case 8:
-	case 16:
-	case 24:
-	case 32:
-		return 0;
-	default:
-		*why = "bits_per_pixel is not 1, 2, 4, 8, 16, 24 or 32";
+	if (!fmt->bpp) {
+		*why = "bits_per_pixel is not 1, 2, 4, 8, 15, 16, 24 or 32";
 		return -EOPNOTSUPP;
 	}
+	return 0;
 }
 
 size_t fb_snap_span(const struct fb_snap_area *a)
@@ -186,18 +178,8 @@ int fb_snap_convert(const uint8_t *src, size_t len, const struct fb_snap_area *a
 	uint64_t line_bits = (uint64_t)a->line_length * 8;
 	size_t span = fb_snap_span(a);
 
-	switch (fmt->bpp) {
-	case 1:
-	case 2:
-	case 4:
-	case 8:
-	case 16:
-	case 24:
-	case 32:
-		break;
-	default:
+	if (!fmt->bpp || fb_pixel_storage_bits(fmt->bpp) != fmt->bpp)
 		return -EINVAL;
-	}
 	if (fmt->kind != FB_PIXEL_RGB && fmt->kind != FB_PIXEL_INDEXED &&
 	    fmt->kind != FB_PIXEL_GRAY)
 		return -EINVAL;

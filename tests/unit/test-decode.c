@@ -306,8 +306,23 @@ static void test_fbset_huge_refresh(void)
 		 "endmode\n\n");
 }
 
+static void test_storage_bits(void)
+{
+	static const unsigned ok[] = { 1, 2, 4, 8, 16, 24, 32 };
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		ASSERT_INT_EQ(fb_pixel_storage_bits(ok[i]), ok[i]);
+	ASSERT_INT_EQ(fb_pixel_storage_bits(15), 16);
+	ASSERT_INT_EQ(fb_pixel_storage_bits(0), 0);
+	ASSERT_INT_EQ(fb_pixel_storage_bits(3), 0);
+	ASSERT_INT_EQ(fb_pixel_storage_bits(12), 0);
+	ASSERT_INT_EQ(fb_pixel_storage_bits(48), 0);
+	ASSERT_INT_EQ(fb_pixel_storage_bits(UINT32_MAX), 0);
+}
+
 int main(void)
 {
+	test_storage_bits();
 	test_formats();
 	test_names();
 	test_refresh();

@@ -50,6 +50,8 @@ static const struct fmt_case cases[] = {
 	/* DIRECTCOLOR: each component indexes its cmap ramp */
 	{ "RGB565", 16, FB_VISUAL_DIRECTCOLOR, 0, 11, 5, 5, 6, 0, 5, 0, 0 },
 	{ "XRGB8888", 32, FB_VISUAL_DIRECTCOLOR, 0, 16, 8, 8, 8, 0, 8, 0, 0 },
+	/* bits_per_pixel 15: RGB555 stored in 16 bits, as fbdev drivers do */
+	RGBC("RGB555", 15, 10, 5, 5, 5, 0, 5, 0, 0),
 };
 
 static unsigned rnd_state = 12345;
@@ -108,7 +110,8 @@ static void make_hw(const struct fmt_case *c, struct fb_hwinfo *hw, unsigned lin
 static void check_case(const struct fmt_case *c, unsigned w, unsigned h, unsigned xoff,
 		       unsigned yoff, unsigned pad)
 {
-	unsigned line_length = ((xoff + w) * c->bpp + 7) / 8 + pad;
+	unsigned stored = c->bpp == 15 ? 16 : c->bpp; /* bits in memory */
+	unsigned line_length = ((xoff + w) * stored + 7) / 8 + pad;
 	size_t len = (size_t)(yoff + h) * line_length;
 	uint8_t *buf = malloc(len), *rgb = malloc((size_t)w * h * 3);
 	uint8_t *want = malloc((size_t)w * h * 3);
@@ -160,7 +163,7 @@ static void check_case(const struct fmt_case *c, unsigned w, unsigned h, unsigne
 					o[2] = oracle8(b, c->bl);
 				}
 			}
-			store(buf + (size_t)(y + yoff) * line_length, x + xoff, c->bpp,
+			store(buf + (size_t)(y + yoff) * line_length, x + xoff, stored,
 			      px);
 		}
 	}
