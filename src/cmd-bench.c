@@ -230,7 +230,32 @@ static bool strategy_name_known(const char *name)
 	return false;
 }
 
-static int bench_main(int argc, char *argv[])
+struct bench_cli {
+	struct fb_bench_opts opts;
+	const char *devdir, *snap_dir;
+	char **strategies; /* malloc'd array into argv's strings */
+	bool json, help;
+};
+
+/* --strategy LIST: names checked, kept in cli->strategies.  0, -EINVAL
+ * (said) or -ENOMEM. */
+static int bench_parse_strategies(struct bench_cli *cli, char *list)
+{
+	free(cli->strategies);
+	cli->strategies = split_list(list);
+	if (!cli->strategies)
+		return log_errno(-ENOMEM, "bench: %m");
+	for (char **s = cli->strategies; *s; s++)
+		if (!strategy_name_known(*s)) {
+			ERR("bench: unknown strategy '%s'", *s);
+			return -EINVAL;
+		}
+	cli->opts.strategies = cli->strategies;
+	return 0;
+}
+
+/* 0, -EINVAL for a usage error (said), or -ENOMEM (said). */
+static int bench_parse_args(int argc, char *argv[], struct bench_cli *cli)
 {
 	enum { OPT_DEV = 0x100, OPT_SNAP };
 	static const struct option options[] = {
@@ -243,159 +268,182 @@ static int bench_main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	struct fb_bench_opts opts = { .duration = 2 };
-	struct fb_device_list list = { 0 };
-	const char *devdir = "/dev", *snap_dir = NULL;
-	struct fb_bench_snaps snaps = { .dirfd = -1 };
-	_cleanup_free_ char **strategies = NULL;
-	_cleanup_free_ const struct fb_device **targets = NULL;
-	_cleanup_free_ struct fb_bench_report *rep = NULL;
-	json_object *root = NULL, *fbs = NULL;
-	struct fb_bench_console con = { .fd = -1 };
-	bool json = false, any_error = false, any_invalid = false, any_unrestored = false;
-	size_t n_targets = 0;
-	int c, r, rc = FB_EXIT_ERROR;
+	int c, r;
 
 	while ((c = getopt_long(argc, argv, "d:qs:Jh", options, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (parse_seconds(optarg, false, &opts.duration) < 0) {
+			if (parse_seconds(optarg, false, &cli->opts.duration) < 0) {
 				ERR("bench: invalid --duration '%s': seconds, more than 0, at most 3600",
 				    optarg);
-				return fb_usage_error("bench");
+				return -EINVAL;
 			}
 			break;
 		case 'q':
-			opts.quick = true;
+			cli->opts.quick = true;
 			break;
 		case 's':
-			free(strategies);
-			strategies = split_list(optarg);
-			if (!strategies) {
-				ERR("bench: out of memory");
-				return FB_EXIT_ERROR;
-			}
-			for (char **s = strategies; *s; s++) {
-				if (!strategy_name_known(*s)) {
-					ERR("bench: unknown strategy '%s'", *s);
-					return fb_usage_error("bench");
-				}
-			}
-			opts.strategies = strategies;
+			r = bench_parse_strategies(cli, optarg);
+			if (r < 0)
+				return r;
 			break;
 		case 'J':
-			json = true;
+			cli->json = true;
 			break;
 		case OPT_DEV:
-			devdir = optarg;
+			cli->devdir = optarg;
 			break;
 		case OPT_SNAP:
-			snap_dir = optarg;
+			cli->snap_dir = optarg;
 			break;
 		case 'h':
-			bench_help();
-			return FB_EXIT_OK;
+			cli->help = true;
+			return 0;
 		default:
-			return fb_usage_error("bench");
+			return -EINVAL;
 		}
 	}
+	return 0;
+}
 
-	/* A directory that will not take the files is found before anything is drawn. */
-	if (snap_dir) {
-		if (fb_bench_snaps_open(&snaps, snap_dir) < 0)
-			return FB_EXIT_ERROR;
-		opts.validated = fb_bench_snaps_validated;
-		opts.validated_arg = &snaps;
+/* What the devices came to, for the exit code. */
+struct bench_outcome {
+	bool error, invalid, unrestored;
+};
+
+/* Benchmark one device and print its report (or add it to fbs). */
+static void bench_one(const struct bench_cli *cli, const struct fb_device *target,
+		      struct fb_bench_report *rep, struct fb_bench_snaps *snaps,
+		      json_object *fbs, struct bench_outcome *out)
+{
+	struct fb_bench_snaps *shown = cli->snap_dir ? snaps : NULL;
+	struct fb_bench_dev dev;
+	struct fb_bench_mapping m;
+	int r = fb_bench_device_open(target, cli->devdir, &dev, &m);
+
+	if (r < 0) {
+		out->error = true;
+		return;
 	}
-	if (fb_cmd_scan(&list, FB_SCAN_NODE, false) < 0) {
-		fb_bench_snaps_close(&snaps);
+	fb_bench_snaps_reset(snaps);
+	r = fb_bench_run(&dev, &cli->opts, rep);
+	fb_bench_device_close(&dev, &m);
+	if (r == -ENODEV || rep->device_removed) {
+		ERR("%s: device removed during benchmark", dev.name);
+		out->error = true;
+	} else if (r < 0 && r != -EINTR) {
+		ERR("%s: benchmark failed: %s", dev.name, strerror(-r));
+		out->error = true;
+	}
+	if (!rep->restored) {
+		ERR("%s: the screen was not restored%s", dev.name,
+		    rep->device_removed ? " (the device is gone)" : "");
+		out->error = true;
+		out->unrestored = true;
+	}
+	if (!rep->validation.passed)
+		out->invalid = true;
+	if (snaps->error)
+		out->error = true; /* logged as it happened */
+	if (cli->json)
+		json_object_array_add(fbs, json_device(&dev, rep, shown));
+	else
+		print_table(&dev, &m, rep, cli->opts.quick, shown);
+}
+
+/* Every target, with the console quiet and the signals caught; then the
+ * JSON document, and the exit code. */
+static int bench_targets(struct bench_cli *cli, const struct fb_device **targets,
+			 size_t n, struct fb_bench_snaps *snaps,
+			 struct bench_outcome *out)
+{
+	_cleanup_free_ struct fb_bench_report *rep = calloc(1, sizeof(*rep));
+	struct fb_bench_console con = { .fd = -1 };
+	json_object *root = NULL, *fbs = NULL;
+
+	if (!rep)
+		return log_errno(-ENOMEM, "bench: %m");
+	for (size_t i = 0; i < n; i++)
+		WRN("%s: bench draws on the visible screen; contents, mode and colour map are restored afterwards",
+		    targets[i]->name);
+	cli->opts.progress =
+		!cli->json && isatty(STDERR_FILENO) && log_max_priority >= LOG_WARNING;
+	if (cli->json) {
+		root = json_object_new_object();
+		fbs = json_object_new_array();
+		json_object_object_add(root, "framebuffers", fbs);
+	}
+	fb_bench_stop = 0;
+	fb_bench_install_signals();
+	fb_bench_console_quiet(cli->devdir, &con);
+	for (size_t i = 0; i < n && !fb_bench_stop; i++)
+		bench_one(cli, targets[i], rep, snaps, fbs, out);
+	fb_bench_console_restore(&con);
+	fb_bench_restore_signals();
+	if (cli->json) {
+		printf("%s\n", json_object_to_json_string_ext(
+				       root, JSON_C_TO_STRING_PRETTY |
+						     JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
+	}
+	return 0;
+}
+
+static int bench_exit_code(const struct bench_outcome *out)
+{
+	if (fb_bench_stop) {
+		ERR("interrupted by %s; the screen was %srestored",
+		    strsignal(fb_bench_stop), out->unrestored ? "not " : "");
+		return 128 + fb_bench_stop;
+	}
+	if (out->error)
 		return FB_EXIT_ERROR;
+	return out->invalid ? FB_EXIT_VALIDATION : FB_EXIT_OK;
+}
+
+static int bench_main(int argc, char *argv[])
+{
+	struct bench_cli cli = { .opts = { .duration = 2 }, .devdir = "/dev" };
+	struct fb_device_list list = { 0 };
+	struct fb_bench_snaps snaps = { .dirfd = -1 };
+	_cleanup_free_ const struct fb_device **targets = NULL;
+	struct bench_outcome out = {};
+	size_t n_targets = 0;
+	int r, rc = FB_EXIT_ERROR;
+
+	r = bench_parse_args(argc, argv, &cli);
+	if (r < 0 || cli.help) {
+		free(cli.strategies);
+		if (r == -ENOMEM)
+			return FB_EXIT_ERROR;
+		if (r < 0)
+			return fb_usage_error("bench");
+		bench_help();
+		return FB_EXIT_OK;
 	}
+	/* A directory that will not take the files is found before anything is drawn. */
+	if (cli.snap_dir) {
+		if (fb_bench_snaps_open(&snaps, cli.snap_dir) < 0)
+			goto finish;
+		cli.opts.validated = fb_bench_snaps_validated;
+		cli.opts.validated_arg = &snaps;
+	}
+	if (fb_cmd_scan(&list, FB_SCAN_NODE, false) < 0)
+		goto finish;
 	r = fb_cmd_select(&list, argc - optind, argv + optind, &targets, &n_targets);
+	out.error = r < 0;
 	if (r == -ENOMEM)
 		goto finish;
-	any_error = r < 0;
-	rep = calloc(1, sizeof(*rep));
-	if (!rep) {
-		ERR("bench: out of memory");
-		goto finish;
-	}
 	if (!n_targets) {
 		if (optind == argc)
 			ERR("no framebuffer to benchmark: /sys/class/graphics has no fbN device");
 		goto finish;
 	}
-
-	for (size_t i = 0; i < n_targets; i++)
-		WRN("%s: bench draws on the visible screen; contents, mode and colour map are restored afterwards",
-		    targets[i]->name);
-	opts.progress = !json && isatty(STDERR_FILENO) && log_max_priority >= LOG_WARNING;
-	if (json) {
-		root = json_object_new_object();
-		fbs = json_object_new_array();
-		json_object_object_add(root, "framebuffers", fbs);
-	}
-
-	fb_bench_stop = 0;
-	fb_bench_install_signals();
-	fb_bench_console_quiet(devdir, &con);
-	for (size_t i = 0; i < n_targets && !fb_bench_stop; i++) {
-		struct fb_bench_dev dev;
-		struct fb_bench_mapping m;
-
-		r = fb_bench_device_open(targets[i], devdir, &dev, &m);
-		if (r < 0) {
-			any_error = true;
-			continue;
-		}
-		fb_bench_snaps_reset(&snaps);
-		r = fb_bench_run(&dev, &opts, rep);
-		fb_bench_device_close(&dev, &m);
-		if (r == -ENODEV || rep->device_removed) {
-			ERR("%s: device removed during benchmark", dev.name);
-			any_error = true;
-		} else if (r < 0 && r != -EINTR) {
-			ERR("%s: benchmark failed: %s", dev.name, strerror(-r));
-			any_error = true;
-		}
-		if (!rep->restored) {
-			ERR("%s: the screen was not restored%s", dev.name,
-			    rep->device_removed ? " (the device is gone)" : "");
-			any_error = true;
-			any_unrestored = true;
-		}
-		if (!rep->validation.passed)
-			any_invalid = true;
-		if (snaps.error)
-			any_error = true; /* logged as it happened */
-		if (json)
-			json_object_array_add(fbs, json_device(&dev, rep,
-							       snap_dir ? &snaps : NULL));
-		else
-			print_table(&dev, &m, rep, opts.quick, snap_dir ? &snaps : NULL);
-	}
-	fb_bench_console_restore(&con);
-	fb_bench_restore_signals();
-
-	if (json)
-		printf("%s\n", json_object_to_json_string_ext(
-				       root, JSON_C_TO_STRING_PRETTY |
-						     JSON_C_TO_STRING_NOSLASHESCAPE));
-	if (fb_bench_stop) {
-		ERR("interrupted by %s; the screen was %srestored",
-		    strsignal(fb_bench_stop), any_unrestored ? "not " : "");
-		rc = 128 + fb_bench_stop;
-	} else if (any_error) {
-		rc = FB_EXIT_ERROR;
-	} else if (any_invalid) {
-		rc = FB_EXIT_VALIDATION;
-	} else {
-		rc = FB_EXIT_OK;
-	}
+	if (bench_targets(&cli, targets, n_targets, &snaps, &out) == 0)
+		rc = bench_exit_code(&out);
 finish:
+	free(cli.strategies);
 	fb_bench_snaps_close(&snaps);
-	if (root)
-		json_object_put(root);
 	fb_device_list_free(&list);
 	return rc;
 }

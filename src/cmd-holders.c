@@ -12,6 +12,7 @@
 #include "holders.h"
 #include "json-util.h"
 #include "log.h"
+#include "macro.h"
 #include "view.h"
 
 static void holders_usage(void)
@@ -132,7 +133,13 @@ static struct json_object *json_device(const struct fb_device *dev, size_t t,
 	return o;
 }
 
-static int do_holders(int argc, char *argv[])
+struct holders_opts {
+	const char *devdir, *procdir;
+	bool json, help;
+};
+
+/* 0, or -EINVAL for a usage error. */
+static int holders_parse_args(int argc, char *argv[], struct holders_opts *o)
 {
 	enum { OPT_DEV = 0x100, OPT_PROC };
 	static const struct option options[] = {
@@ -142,85 +149,113 @@ static int do_holders(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	const char *devdir = "/dev", *procdir = "/proc";
-	bool json = false;
-	struct fb_device_list list = {};
-	const struct fb_device **sel = NULL;
-	struct fb_holder_target *targets = NULL;
-	struct fb_holder_list hl = {};
-	struct fb_fbcon_state st;
-	struct json_object *doc = NULL, *arr = NULL;
-	size_t nsel = 0;
-	int c, r, ret = FB_EXIT_OK;
+	int c;
 
+	*o = (struct holders_opts){ .devdir = "/dev", .procdir = "/proc" };
 	while ((c = getopt_long(argc, argv, "Jh", options, NULL)) != -1) {
 		switch (c) {
 		case 'J':
-			json = true;
+			o->json = true;
 			break;
 		case OPT_DEV:
-			devdir = optarg;
+			o->devdir = optarg;
 			break;
 		case OPT_PROC:
-			procdir = optarg;
+			o->procdir = optarg;
 			break;
 		case 'h':
-			holders_usage();
-			return FB_EXIT_OK;
+			o->help = true;
+			return 0;
 		default:
-			return fb_usage_error("holders");
+			return -EINVAL;
 		}
 	}
-	if (fb_cmd_scan(&list, FB_SCAN_NODE, !json && optind == argc) < 0)
-		return FB_EXIT_ERROR;
-	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);
-	if (r == -ENOMEM)
-		goto finish;
-	ret = fb_exit_code(r);
-	targets = calloc(nsel + 1, sizeof(*targets));
-	if (!targets) {
-		ERR("out of memory");
-		ret = FB_EXIT_ERROR;
-		goto finish;
-	}
+	return 0;
+}
+
+/* The processes holding the chosen devices, and fbcon.  0 or -errno
+ * (said). */
+static int holders_scan(const struct holders_opts *o, const struct fb_device **sel,
+			size_t nsel, struct fb_holder_list *hl, struct fb_fbcon_state *st)
+{
+	_cleanup_free_ struct fb_holder_target *targets =
+		calloc(nsel + 1, sizeof(*targets));
+	int r;
+
+	if (!targets)
+		return log_errno(-ENOMEM, "holders: %m");
 	for (size_t i = 0; i < nsel; i++)
-		fb_holder_target_init(&targets[i], sel[i], devdir);
-	r = fb_holders_scan(procdir, targets, nsel, &hl);
-	if (r < 0) {
-		ERR("%s: cannot scan processes: %s", procdir, strerror(-r));
-		ret = FB_EXIT_ERROR;
-		goto finish;
-	}
-	r = fb_fbcon_read("/sys", &st);
+		fb_holder_target_init(&targets[i], sel[i], o->devdir);
+	r = fb_holders_scan(o->procdir, targets, nsel, hl);
 	if (r < 0)
-		WRN("/sys/class/vtconsole: cannot read: %s; fbcon not checked",
-		    strerror(-r));
-	if (json) {
+		return log_errno(r, "%s: cannot scan processes: %m", o->procdir);
+	r = fb_fbcon_read("/sys", st);
+	if (r < 0) {
+		log_warn_errno(r,
+			       "/sys/class/vtconsole: cannot read: %m; fbcon not checked");
+		memset(st, 0, sizeof(*st));
+	}
+	return 0;
+}
+
+/* One entry per device, as text or as JSON.  0 or -errno. */
+static int holders_print(const struct holders_opts *o, const struct fb_device **sel,
+			 size_t nsel, const struct fb_holder_list *hl,
+			 const struct fb_fbcon_state *st)
+{
+	struct json_object *doc = NULL, *arr = NULL;
+	int r = 0;
+
+	if (o->json) {
 		doc = json_object_new_object();
 		arr = json_object_new_array();
 		json_object_object_add(doc, "framebuffers", arr);
-		json_add_uint(doc, "processes_scanned", hl.n_processes);
-		json_add_uint(doc, "processes_uninspectable", hl.n_uninspectable);
+		json_add_uint(doc, "processes_scanned", hl->n_processes);
+		json_add_uint(doc, "processes_uninspectable", hl->n_uninspectable);
 	}
 	for (size_t i = 0; i < nsel; i++) {
 		struct kernel_user k;
 
-		kernel_user_load(&k, &st, sel[i], devdir);
-		if (json)
-			json_object_array_add(arr, json_device(sel[i], i, &hl, &k, &st));
+		kernel_user_load(&k, st, sel[i], o->devdir);
+		if (o->json)
+			json_object_array_add(arr, json_device(sel[i], i, hl, &k, st));
 		else
-			print_human(sel[i], i, &hl, &k, &st);
+			print_human(sel[i], i, hl, &k, st);
 	}
-	if (hl.n_uninspectable)
+	if (hl->n_uninspectable)
 		WRN("%zu of %zu processes could not be inspected (permission denied, first pid %d): their holds are unknown%s",
-		    hl.n_uninspectable, hl.n_processes, (int)hl.first_uninspectable,
+		    hl->n_uninspectable, hl->n_processes, (int)hl->first_uninspectable,
 		    geteuid() == 0 ? "" : "; run as root to see them");
-	if (json && json_print(doc) < 0)
-		ret = FB_EXIT_ERROR;
-finish:
+	if (o->json)
+		r = json_print(doc);
 	json_object_put(doc);
+	return r;
+}
+
+static int do_holders(int argc, char *argv[])
+{
+	struct holders_opts o;
+	struct fb_device_list list = {};
+	const struct fb_device **sel = NULL;
+	struct fb_holder_list hl = {};
+	struct fb_fbcon_state st = {};
+	size_t nsel = 0;
+	int r, ret;
+
+	if (holders_parse_args(argc, argv, &o) < 0)
+		return fb_usage_error("holders");
+	if (o.help) {
+		holders_usage();
+		return FB_EXIT_OK;
+	}
+	if (fb_cmd_scan(&list, FB_SCAN_NODE, !o.json && optind == argc) < 0)
+		return FB_EXIT_ERROR;
+	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);
+	ret = fb_exit_code(r);
+	if (r != -ENOMEM && (holders_scan(&o, sel, nsel, &hl, &st) < 0 ||
+			     holders_print(&o, sel, nsel, &hl, &st) < 0))
+		ret = FB_EXIT_ERROR;
 	fb_holder_list_free(&hl);
-	free(targets);
 	free(sel);
 	fb_device_list_free(&list);
 	return ret;

@@ -2,6 +2,7 @@
 /* fbclassctl info: everything known about a framebuffer. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -81,13 +82,106 @@ static void print_mode_name(char *buf, size_t len, const struct fb_var_screeninf
 		snprintf(buf, len, "%ux%u", var->xres, var->yres);
 }
 
-static void info_human(const struct fb_view *v)
-{
-	const struct fb_device *d = v->dev;
-	const struct fb_var_screeninfo *var = &v->hw.var;
-	const struct fb_fix_screeninfo *fix = &v->hw.fix;
-	char buf[256];
+/*
+ * Every field of fb_var_screeninfo and fb_fix_screeninfo that info shows,
+ * in <linux/fb.h>'s order and with its names: the one list that the text
+ * and the JSON output both walk.
+ */
+enum field_kind {
+	FIELD_U32,
+	FIELD_ULONG, /* an address: 0x... in text, a number in JSON */
+	FIELD_BITFIELD,
+};
 
+struct screeninfo_field {
+	const char *name;
+	size_t offset;
+	enum field_kind kind;
+};
+
+#define VAR(f, k)                                            \
+	{                                                    \
+#f, offsetof(struct fb_var_screeninfo, f), k \
+	}
+#define FIX(f, k)                                            \
+	{                                                    \
+#f, offsetof(struct fb_fix_screeninfo, f), k \
+	}
+
+static const struct screeninfo_field var_fields[] = {
+	VAR(xres, FIELD_U32),		VAR(yres, FIELD_U32),
+	VAR(xres_virtual, FIELD_U32),	VAR(yres_virtual, FIELD_U32),
+	VAR(xoffset, FIELD_U32),	VAR(yoffset, FIELD_U32),
+	VAR(bits_per_pixel, FIELD_U32), VAR(grayscale, FIELD_U32),
+	VAR(red, FIELD_BITFIELD),	VAR(green, FIELD_BITFIELD),
+	VAR(blue, FIELD_BITFIELD),	VAR(transp, FIELD_BITFIELD),
+	VAR(nonstd, FIELD_U32),		VAR(activate, FIELD_U32),
+	VAR(height, FIELD_U32),		VAR(width, FIELD_U32),
+	VAR(accel_flags, FIELD_U32),	VAR(pixclock, FIELD_U32),
+	VAR(left_margin, FIELD_U32),	VAR(right_margin, FIELD_U32),
+	VAR(upper_margin, FIELD_U32),	VAR(lower_margin, FIELD_U32),
+	VAR(hsync_len, FIELD_U32),	VAR(vsync_len, FIELD_U32),
+	VAR(sync, FIELD_U32),		VAR(vmode, FIELD_U32),
+	VAR(rotate, FIELD_U32),		VAR(colorspace, FIELD_U32),
+};
+
+/* After id, which is text and shown first. */
+static const struct screeninfo_field fix_fields[] = {
+	FIX(smem_start, FIELD_ULONG), FIX(smem_len, FIELD_U32),
+	FIX(type, FIELD_U32),	      FIX(type_aux, FIELD_U32),
+	FIX(visual, FIELD_U32),	      FIX(xpanstep, FIELD_U32),
+	FIX(ypanstep, FIELD_U32),     FIX(ywrapstep, FIELD_U32),
+	FIX(line_length, FIELD_U32),  FIX(mmio_start, FIELD_ULONG),
+	FIX(mmio_len, FIELD_U32),     FIX(accel, FIELD_U32),
+	FIX(capabilities, FIELD_U32),
+};
+
+#undef VAR
+#undef FIX
+
+static uint32_t field_u32(const void *base, const struct screeninfo_field *f)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)base + f->offset, sizeof(v));
+	return v;
+}
+
+static unsigned long field_ulong(const void *base, const struct screeninfo_field *f)
+{
+	unsigned long v;
+
+	memcpy(&v, (const char *)base + f->offset, sizeof(v));
+	return v;
+}
+
+static const struct fb_bitfield *field_bitfield(const void *base,
+						const struct screeninfo_field *f)
+{
+	return (const struct fb_bitfield *)(const void *)((const char *)base + f->offset);
+}
+
+static void print_fields(const void *base, const struct screeninfo_field *fields, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct screeninfo_field *f = &fields[i];
+
+		switch (f->kind) {
+		case FIELD_U32:
+			kv(f->name, "%u", field_u32(base, f));
+			break;
+		case FIELD_ULONG:
+			kv(f->name, "0x%lx", field_ulong(base, f));
+			break;
+		case FIELD_BITFIELD:
+			print_bitfield(f->name, field_bitfield(base, f));
+			break;
+		}
+	}
+}
+
+static void info_human_device(const struct fb_device *d)
+{
 	printf("%s\n", d->name);
 	printf("  device:\n");
 	kv("name", "%s", d->name);
@@ -111,85 +205,60 @@ static void info_human(const struct fb_view *v)
 		kv("  module", "%s", p->module ? p->module : "");
 		kv("  modalias", "%s", p->modalias ? p->modalias : "");
 	}
+}
 
-	if (v->hw.valid) {
-		printf("  var (fb_var_screeninfo):\n");
-		kv("xres", "%u", var->xres);
-		kv("yres", "%u", var->yres);
-		kv("xres_virtual", "%u", var->xres_virtual);
-		kv("yres_virtual", "%u", var->yres_virtual);
-		kv("xoffset", "%u", var->xoffset);
-		kv("yoffset", "%u", var->yoffset);
-		kv("bits_per_pixel", "%u", var->bits_per_pixel);
-		kv("grayscale", "%u", var->grayscale);
-		print_bitfield("red", &var->red);
-		print_bitfield("green", &var->green);
-		print_bitfield("blue", &var->blue);
-		print_bitfield("transp", &var->transp);
-		kv("nonstd", "%u", var->nonstd);
-		kv("activate", "%u", var->activate);
-		kv("height", "%u", var->height);
-		kv("width", "%u", var->width);
-		kv("accel_flags", "%u", var->accel_flags);
-		kv("pixclock", "%u", var->pixclock);
-		kv("left_margin", "%u", var->left_margin);
-		kv("right_margin", "%u", var->right_margin);
-		kv("upper_margin", "%u", var->upper_margin);
-		kv("lower_margin", "%u", var->lower_margin);
-		kv("hsync_len", "%u", var->hsync_len);
-		kv("vsync_len", "%u", var->vsync_len);
-		kv("sync", "%u", var->sync);
-		kv("vmode", "%u", var->vmode);
-		kv("rotate", "%u", var->rotate);
-		kv("colorspace", "%u", var->colorspace);
+/* The names and values derived from var and fix. */
+static void info_human_decoded(const struct fb_view *v)
+{
+	const struct fb_var_screeninfo *var = &v->hw.var;
+	const struct fb_fix_screeninfo *fix = &v->hw.fix;
+	char buf[256];
 
-		printf("  fix (fb_fix_screeninfo):\n");
-		_cleanup_free_ char *id = str_escape(fb_view_id(v, buf, sizeof(buf)), 64);
-		kv("id", "%s", id ? id : "");
-		kv("smem_start", "0x%lx", fix->smem_start);
-		kv("smem_len", "%u", fix->smem_len);
-		kv("type", "%u", fix->type);
-		kv("type_aux", "%u", fix->type_aux);
-		kv("visual", "%u", fix->visual);
-		kv("xpanstep", "%u", fix->xpanstep);
-		kv("ypanstep", "%u", fix->ypanstep);
-		kv("ywrapstep", "%u", fix->ywrapstep);
-		kv("line_length", "%u", fix->line_length);
-		kv("mmio_start", "0x%lx", fix->mmio_start);
-		kv("mmio_len", "%u", fix->mmio_len);
-		kv("accel", "%u", fix->accel);
-		kv("capabilities", "%u", fix->capabilities);
+	printf("  decoded:\n");
+	kv("type", "%s", or_unknown(fb_type_name(fix->type), fix->type, buf, sizeof(buf)));
+	if (fb_type_aux_name(fix->type, fix->type_aux))
+		kv("type_aux", "%s", fb_type_aux_name(fix->type, fix->type_aux));
+	kv("visual", "%s",
+	   or_unknown(fb_visual_name(fix->visual), fix->visual, buf, sizeof(buf)));
+	kv("accel", "%s",
+	   or_unknown(fb_accel_name(fix->accel), fix->accel, buf, sizeof(buf)));
+	kv("sync", "%s", fb_sync_names(var->sync, buf, sizeof(buf)));
+	kv("vmode", "%s", fb_vmode_names(var->vmode, buf, sizeof(buf)));
+	kv("activate", "%s", fb_activate_names(var->activate, buf, sizeof(buf)));
+	kv("format", "%s", v->fmt.name);
+	uint64_t mhz = fb_refresh_mhz(var);
+	if (mhz)
+		kv("refresh", "%" PRIu64 ".%03" PRIu64 " Hz", mhz / 1000, mhz % 1000);
+	else
+		kv("refresh", "unknown (pixclock %u)", var->pixclock);
+	print_mode_name(buf, sizeof(buf), var);
+	kv("mode", "%s", buf);
+	if (v->hw.cmap.len)
+		kv("cmap", "%u entries from %u%s", v->hw.cmap.len, v->hw.cmap.start,
+		   v->hw.cmap.has_transp ? ", with transp" : "");
+}
 
-		printf("  decoded:\n");
-		kv("type", "%s",
-		   or_unknown(fb_type_name(fix->type), fix->type, buf, sizeof(buf)));
-		if (fb_type_aux_name(fix->type, fix->type_aux))
-			kv("type_aux", "%s", fb_type_aux_name(fix->type, fix->type_aux));
-		kv("visual", "%s",
-		   or_unknown(fb_visual_name(fix->visual), fix->visual, buf, sizeof(buf)));
-		kv("accel", "%s",
-		   or_unknown(fb_accel_name(fix->accel), fix->accel, buf, sizeof(buf)));
-		kv("sync", "%s", fb_sync_names(var->sync, buf, sizeof(buf)));
-		kv("vmode", "%s", fb_vmode_names(var->vmode, buf, sizeof(buf)));
-		kv("activate", "%s", fb_activate_names(var->activate, buf, sizeof(buf)));
-		kv("format", "%s", v->fmt.name);
-		uint64_t mhz = fb_refresh_mhz(var);
-		if (mhz)
-			kv("refresh", "%" PRIu64 ".%03" PRIu64 " Hz", mhz / 1000,
-			   mhz % 1000);
-		else
-			kv("refresh", "unknown (pixclock %u)", var->pixclock);
-		print_mode_name(buf, sizeof(buf), var);
-		kv("mode", "%s", buf);
-		if (v->hw.cmap.len)
-			kv("cmap", "%u entries from %u%s", v->hw.cmap.len,
-			   v->hw.cmap.start,
-			   v->hw.cmap.has_transp ? ", with transp" : "");
-	} else {
+static void info_human_hw(const struct fb_view *v)
+{
+	char buf[256];
+
+	if (!v->hw.valid) {
 		printf("  hardware:\n");
 		kv("ioctl", "unavailable (%s)", strerror(-v->hw.error));
+		return;
 	}
+	printf("  var (fb_var_screeninfo):\n");
+	print_fields(&v->hw.var, var_fields, ARRAY_SIZE(var_fields));
 
+	printf("  fix (fb_fix_screeninfo):\n");
+	_cleanup_free_ char *id = str_escape(fb_view_id(v, buf, sizeof(buf)), 64);
+	kv("id", "%s", id ? id : "");
+	print_fields(&v->hw.fix, fix_fields, ARRAY_SIZE(fix_fields));
+	info_human_decoded(v);
+}
+
+static void info_human_node(const struct fb_view *v)
+{
 	printf("  node:\n");
 	kv("path", "%s", v->node.path);
 	kv("state", "%s",
@@ -213,6 +282,13 @@ static void info_human(const struct fb_view *v)
 		kv("queried", "through a private temporary node");
 }
 
+static void info_human(const struct fb_view *v)
+{
+	info_human_device(v->dev);
+	info_human_hw(v);
+	info_human_node(v);
+}
+
 static struct json_object *json_bitfield(const struct fb_bitfield *b)
 {
 	struct json_object *o = json_object_new_object();
@@ -223,62 +299,35 @@ static struct json_object *json_bitfield(const struct fb_bitfield *b)
 	return o;
 }
 
-static struct json_object *json_var(const struct fb_var_screeninfo *var)
+static struct json_object *json_fields(struct json_object *o, const void *base,
+				       const struct screeninfo_field *fields, size_t n)
 {
-	struct json_object *o = json_object_new_object();
+	for (size_t i = 0; i < n; i++) {
+		const struct screeninfo_field *f = &fields[i];
 
-	json_add_uint(o, "xres", var->xres);
-	json_add_uint(o, "yres", var->yres);
-	json_add_uint(o, "xres_virtual", var->xres_virtual);
-	json_add_uint(o, "yres_virtual", var->yres_virtual);
-	json_add_uint(o, "xoffset", var->xoffset);
-	json_add_uint(o, "yoffset", var->yoffset);
-	json_add_uint(o, "bits_per_pixel", var->bits_per_pixel);
-	json_add_uint(o, "grayscale", var->grayscale);
-	json_object_object_add(o, "red", json_bitfield(&var->red));
-	json_object_object_add(o, "green", json_bitfield(&var->green));
-	json_object_object_add(o, "blue", json_bitfield(&var->blue));
-	json_object_object_add(o, "transp", json_bitfield(&var->transp));
-	json_add_uint(o, "nonstd", var->nonstd);
-	json_add_uint(o, "activate", var->activate);
-	json_add_uint(o, "height", var->height);
-	json_add_uint(o, "width", var->width);
-	json_add_uint(o, "accel_flags", var->accel_flags);
-	json_add_uint(o, "pixclock", var->pixclock);
-	json_add_uint(o, "left_margin", var->left_margin);
-	json_add_uint(o, "right_margin", var->right_margin);
-	json_add_uint(o, "upper_margin", var->upper_margin);
-	json_add_uint(o, "lower_margin", var->lower_margin);
-	json_add_uint(o, "hsync_len", var->hsync_len);
-	json_add_uint(o, "vsync_len", var->vsync_len);
-	json_add_uint(o, "sync", var->sync);
-	json_add_uint(o, "vmode", var->vmode);
-	json_add_uint(o, "rotate", var->rotate);
-	json_add_uint(o, "colorspace", var->colorspace);
+		switch (f->kind) {
+		case FIELD_U32:
+			json_add_uint(o, f->name, field_u32(base, f));
+			break;
+		case FIELD_ULONG:
+			json_add_uint(o, f->name, field_ulong(base, f));
+			break;
+		case FIELD_BITFIELD:
+			json_object_object_add(o, f->name,
+					       json_bitfield(field_bitfield(base, f)));
+			break;
+		}
+	}
 	return o;
 }
 
 static struct json_object *json_fix(const struct fb_view *v)
 {
-	const struct fb_fix_screeninfo *fix = &v->hw.fix;
 	struct json_object *o = json_object_new_object();
-	char id[sizeof(fix->id) + 1];
+	char id[sizeof(v->hw.fix.id) + 1];
 
 	json_add_string(o, "id", fb_view_id(v, id, sizeof(id)));
-	json_add_uint(o, "smem_start", fix->smem_start);
-	json_add_uint(o, "smem_len", fix->smem_len);
-	json_add_uint(o, "type", fix->type);
-	json_add_uint(o, "type_aux", fix->type_aux);
-	json_add_uint(o, "visual", fix->visual);
-	json_add_uint(o, "xpanstep", fix->xpanstep);
-	json_add_uint(o, "ypanstep", fix->ypanstep);
-	json_add_uint(o, "ywrapstep", fix->ywrapstep);
-	json_add_uint(o, "line_length", fix->line_length);
-	json_add_uint(o, "mmio_start", fix->mmio_start);
-	json_add_uint(o, "mmio_len", fix->mmio_len);
-	json_add_uint(o, "accel", fix->accel);
-	json_add_uint(o, "capabilities", fix->capabilities);
-	return o;
+	return json_fields(o, &v->hw.fix, fix_fields, ARRAY_SIZE(fix_fields));
 }
 
 static struct json_object *json_decoded(const struct fb_view *v)
@@ -367,7 +416,9 @@ static struct json_object *info_json(const struct fb_view *v)
 	}
 	json_object_object_add(o, "parents", parents);
 	if (v->hw.valid) {
-		json_object_object_add(o, "var", json_var(&v->hw.var));
+		json_object_object_add(o, "var",
+				       json_fields(json_object_new_object(), &v->hw.var,
+						   var_fields, ARRAY_SIZE(var_fields)));
 		json_object_object_add(o, "fix", json_fix(v));
 		json_object_object_add(o, "decoded", json_decoded(v));
 	} else {
@@ -400,10 +451,15 @@ static void info_usage(void)
 	       "See fbclassctl(8).\n");
 }
 
-enum { OPT_FBSET = 256, OPT_DEV, OPT_NO_TEMP_NODE };
+struct info_opts {
+	const char *devdir;
+	bool json, fbset, allow_private, help;
+};
 
-static int do_info(int argc, char *argv[])
+/* 0, or -EINVAL for a usage error (said). */
+static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 {
+	enum { OPT_FBSET = 256, OPT_DEV, OPT_NO_TEMP_NODE };
 	static const struct option options[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "fbset", no_argument, NULL, OPT_FBSET },
@@ -412,71 +468,92 @@ static int do_info(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	const char *devdir = "/dev";
-	bool json = false, fbset = false, allow_private = true;
+	int c;
+
+	*o = (struct info_opts){ .devdir = "/dev", .allow_private = true };
+	while ((c = getopt_long(argc, argv, "Jh", options, NULL)) != -1) {
+		switch (c) {
+		case 'J':
+			o->json = true;
+			break;
+		case OPT_FBSET:
+			o->fbset = true;
+			break;
+		case OPT_DEV:
+			o->devdir = optarg;
+			break;
+		case OPT_NO_TEMP_NODE:
+			o->allow_private = false;
+			break;
+		case 'h':
+			o->help = true;
+			return 0;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (o->json && o->fbset) {
+		ERR("--json and --fbset are mutually exclusive");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* One device in the chosen form.  0, or -ENODATA when --fbset has no mode
+ * to print (said). */
+static int info_one(const struct info_opts *o, const struct fb_device *dev, bool first,
+		    struct json_object *arr)
+{
+	struct fb_view v;
+
+	fb_view_load(&v, dev, o->devdir, o->allow_private);
+	if (o->json) {
+		json_object_array_add(arr, info_json(&v));
+	} else if (o->fbset) {
+		if (!v.hw.valid) {
+			ERR("%s: no mode to print: the hardware could not be queried",
+			    dev->name);
+			return -ENODATA;
+		}
+		fb_print_fbset_mode(stdout, &v.hw.var);
+	} else {
+		if (!first)
+			putchar('\n');
+		info_human(&v);
+	}
+	return 0;
+}
+
+static int do_info(int argc, char *argv[])
+{
+	struct info_opts o;
 	struct fb_device_list list = {};
 	const struct fb_device **sel = NULL;
 	struct json_object *doc = NULL, *arr = NULL;
 	size_t nsel = 0;
-	int c, r, ret = FB_EXIT_OK;
+	int r, ret;
 
-	while ((c = getopt_long(argc, argv, "Jh", options, NULL)) != -1) {
-		switch (c) {
-		case 'J':
-			json = true;
-			break;
-		case OPT_FBSET:
-			fbset = true;
-			break;
-		case OPT_DEV:
-			devdir = optarg;
-			break;
-		case OPT_NO_TEMP_NODE:
-			allow_private = false;
-			break;
-		case 'h':
-			info_usage();
-			return FB_EXIT_OK;
-		default:
-			return fb_usage_error("info");
-		}
-	}
-	if (json && fbset) {
-		ERR("--json and --fbset are mutually exclusive");
+	if (info_parse_args(argc, argv, &o) < 0)
 		return fb_usage_error("info");
+	if (o.help) {
+		info_usage();
+		return FB_EXIT_OK;
 	}
-	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !json && optind == argc) < 0)
+	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !o.json && optind == argc) < 0)
 		return FB_EXIT_ERROR;
 	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);
+	ret = fb_exit_code(r);
 	if (r == -ENOMEM)
 		goto finish;
-	ret = fb_exit_code(r);
-	if (json) {
+	if (o.json) {
 		doc = json_object_new_object();
 		arr = json_object_new_array();
 		json_object_object_add(doc, "framebuffers", arr);
 	}
-	for (size_t i = 0; i < nsel; i++) {
-		struct fb_view v;
-
-		fb_view_load(&v, sel[i], devdir, allow_private);
-		if (json) {
-			json_object_array_add(arr, info_json(&v));
-		} else if (fbset) {
-			if (!v.hw.valid) {
-				ERR("%s: no mode to print: the hardware could not be queried",
-				    sel[i]->name);
-				ret = FB_EXIT_ERROR;
-				continue;
-			}
-			fb_print_fbset_mode(stdout, &v.hw.var);
-		} else {
-			if (i)
-				putchar('\n');
-			info_human(&v);
-		}
-	}
-	if (json && json_print(doc) < 0)
+	for (size_t i = 0; i < nsel; i++)
+		if (info_one(&o, sel[i], i == 0, arr) < 0)
+			ret = FB_EXIT_ERROR;
+	if (o.json && json_print(doc) < 0)
 		ret = FB_EXIT_ERROR;
 finish:
 	json_object_put(doc);

@@ -205,3 +205,29 @@ char *size_to_human(uint64_t bytes, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 "%c", whole, suffix[i]);
 	return buf;
 }
+
+int strv_push(char ***v, size_t *n, size_t *cap, char *owned)
+{
+	if (!owned)
+		return -ENOMEM;
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		char **nv = realloc(*v, ncap * sizeof(*nv));
+
+		if (!nv) {
+			free(owned);
+			return -ENOMEM;
+		}
+		*v = nv;
+		*cap = ncap;
+	}
+	(*v)[(*n)++] = owned;
+	return 0;
+}
+
+void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}

@@ -36,3 +36,9 @@ int parse_seconds(const char *s, bool zero_ok, double *out);
 
 /* "3.9M" in the lsblk way (powers of 1024, one decimal when useful). */
 char *size_to_human(uint64_t bytes, char *buf, size_t len);
+
+/* Append owned (taken over: freed on failure too; NULL is out of memory)
+ * to a growing array of *n strings with room for *cap.  0 or -ENOMEM. */
+int strv_push(char ***v, size_t *n, size_t *cap, char *owned);
+/* Free n strings and the array. */
+void strv_free(char **v, size_t n);

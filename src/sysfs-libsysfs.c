@@ -105,32 +105,6 @@ void fb_sysfs_free(struct fb_sysfs *s)
 	free(s);
 }
 
-static int strv_push(char ***v, size_t *n, size_t *cap, char *owned)
-{
-	if (!owned)
-		return -ENOMEM;
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		char **nv = realloc(*v, ncap * sizeof(*nv));
-
-		if (!nv) {
-			free(owned);
-			return -ENOMEM;
-		}
-		*v = nv;
-		*cap = ncap;
-	}
-	(*v)[(*n)++] = owned;
-	return 0;
-}
-
-static void strv_free(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* The canonical path of class entry name when it fits libsysfs, else NULL
  * (reported when too long). */
 static char *class_entry_path(const char *classpath, const char *name)

@@ -47,32 +47,6 @@ void fb_sysfs_free(struct fb_sysfs *s)
 	free(s);
 }
 
-/* Append a copy of str to a growing string array. */
-static int strv_push(char ***v, size_t *n, size_t *cap, const char *str)
-{
-	if (*n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 16;
-		char **nv = realloc(*v, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		*cap = ncap;
-	}
-	(*v)[*n] = strdup(str);
-	if (!(*v)[*n])
-		return -ENOMEM;
-	(*n)++;
-	return 0;
-}
-
-static void strv_free(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n)
 {
 	struct udev_enumerate *e = udev_enumerate_new(s->udev);
@@ -89,7 +63,7 @@ int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n)
 		r = udev_enumerate_scan_devices(e);
 	udev_list_entry_foreach(entry, r < 0 ? NULL : udev_enumerate_get_list_entry(e))
 	{
-		r = strv_push(syspaths, n, &cap, udev_list_entry_get_name(entry));
+		r = strv_push(syspaths, n, &cap, strdup(udev_list_entry_get_name(entry)));
 		if (r < 0)
 			break;
 	}
@@ -163,7 +137,7 @@ int fb_sysfs_dev_attr_names(struct fb_sysfs_dev *d, char ***names, size_t *n)
 	*n = 0;
 	udev_list_entry_foreach(e, udev_device_get_sysattr_list_entry(d->ud))
 	{
-		r = strv_push(names, n, &cap, udev_list_entry_get_name(e));
+		r = strv_push(names, n, &cap, strdup(udev_list_entry_get_name(e)));
 		if (r < 0) {
 			strv_free(*names, *n);
 			*names = NULL;
