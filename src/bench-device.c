@@ -49,94 +49,120 @@ const char *fb_bench_geometry_error(const struct fb_var_screeninfo *var,
 	return why;
 }
 
-int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
-			 struct fb_bench_dev *dev, struct fb_bench_mapping *m)
+/* Open the node read-write (or a private one), saying why not.  fd or
+ * -errno. */
+static int bench_node_open(const struct fb_device *fbdev, const char *devdir,
+			   bool *via_private)
 {
-	const struct fb_var_screeninfo *var;
-	const struct fb_fix_screeninfo *fix;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	int fd, r;
+	int fd = fb_hw_open(fbdev, devdir, O_RDWR, true, via_private);
 
-	*m = (struct fb_bench_mapping){ .map = MAP_FAILED };
-	*dev = (struct fb_bench_dev){ .name = fbdev->name,
-				      .syspath = fbdev->syspath,
-				      .fd = -1 };
-
-	fd = fb_hw_open(fbdev, devdir, O_RDWR, true, &m->via_private);
-	if (fd < 0 && m->via_private) {
+	if (fd < 0 && *via_private)
 		ERR("%s: cannot open %s/%s read-write: it is missing or not the right node, and a private node for %u:%u failed: %s%s",
 		    fbdev->name, devdir, fbdev->devname, major(fbdev->devnum),
 		    minor(fbdev->devnum), strerror(-fd),
 		    fd == -ENODEV || fd == -ENXIO ? " (device removed?)" : "");
-		return fd;
-	}
-	if (fd < 0) {
+	else if (fd < 0)
 		ERR("%s: cannot open %s/%s read-write: %s%s", fbdev->name, devdir,
 		    fbdev->devname, strerror(-fd),
 		    fd == -ENOENT || fd == -ESTALE
 			    ? " ('fbclassctl coldplug' creates the node)"
 		    : fd == -ENODEV || fd == -ENXIO ? " (device removed?)"
 						    : "");
-		return fd;
+	return fd;
+}
+
+/* The mode bench can draw in: packed pixels of a depth it knows, a frame
+ * inside smem_len.  Storage bits per pixel, or -errno (said). */
+static int bench_check_mode(const char *name, const struct fb_var_screeninfo *var,
+			    const struct fb_fix_screeninfo *fix)
+{
+	unsigned bpp = fb_pixel_storage_bits(var->bits_per_pixel);
+	char why[160];
+
+	if (fix->type != FB_TYPE_PACKED_PIXELS || !bpp) {
+		ERR("%s: cannot benchmark %u bpp with type %s: only packed pixels of 1, 2, 4, 8, 15, 16, 24 or 32 bpp",
+		    name, var->bits_per_pixel, fb_type_name(fix->type));
+		return -EOPNOTSUPP;
 	}
-	dev->fd = fd;
-	r = fb_hw_query_fd(fd, &m->hw);
+	/* The whole virtual frame must lie inside the memory the driver exposes. */
+	if (fb_bench_geometry_error(var, fix, bpp, why, sizeof(why))) {
+		ERR("%s: inconsistent geometry: %s", name, why);
+		return -EINVAL;
+	}
+	return (int)bpp;
+}
+
+/* Map the frame, or where the driver refuses, fall back to pread/pwrite
+ * through a shadow of the visible area.  0 or -errno (said). */
+static int bench_map(const char *name, struct fb_bench_dev *dev,
+		     struct fb_bench_mapping *m, size_t in_page, size_t vis)
+{
+	const struct fb_var_screeninfo *var = &m->hw.var;
+	const struct fb_fix_screeninfo *fix = &m->hw.fix;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int r;
+
+	/* mmap at offset 0 starts at the page holding smem_start. */
+	m->map_len = page_align(in_page + fix->smem_len, page);
+	m->map = mmap(NULL, m->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, dev->fd, 0);
+	if (m->map != MAP_FAILED) {
+		dev->vis.pixels = (uint8_t *)m->map + in_page + vis;
+		return 0;
+	}
+	r = -errno;
+	if (r != -ENODEV && r != -EINVAL) {
+		ERR("%s: cannot map %zu bytes: %s%s", name, m->map_len, strerror(-r),
+		    r == -ENXIO ? " (device removed?)" : "");
+		return r;
+	}
+	WRN("%s: mmap of %zu bytes refused (%s): falling back to pread/pwrite", name,
+	    m->map_len, strerror(-r));
+	m->shadow = malloc(fix->line_length * (size_t)var->yres);
+	if (!m->shadow)
+		return -ENOMEM;
+	dev->use_rw = true;
+	dev->vis.pixels = m->shadow;
+	return 0;
+}
+
+int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
+			 struct fb_bench_dev *dev, struct fb_bench_mapping *m)
+{
+	const struct fb_var_screeninfo *var = &m->hw.var;
+	const struct fb_fix_screeninfo *fix = &m->hw.fix;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), in_page, vis;
+	unsigned bpp;
+	int r;
+
+	*m = (struct fb_bench_mapping){ .map = MAP_FAILED };
+	*dev = (struct fb_bench_dev){ .name = fbdev->name,
+				      .syspath = fbdev->syspath,
+				      .fd = -1 };
+	r = bench_node_open(fbdev, devdir, &m->via_private);
+	if (r < 0)
+		return r;
+	dev->fd = r;
+	r = fb_hw_query_fd(dev->fd, &m->hw);
 	if (r < 0) {
 		ERR("%s: cannot query the mode: %s%s", fbdev->name, strerror(-r),
 		    r == -ENODEV ? " (device removed?)" : "");
 		goto fail;
 	}
-	var = &m->hw.var;
-	fix = &m->hw.fix;
 	fb_pixel_format_decode(var, fix->visual, &dev->fmt);
 	dev->var = *var;
 	dev->visual = fix->visual;
-
-	unsigned bpp = fb_pixel_storage_bits(var->bits_per_pixel);
-	if (fix->type != FB_TYPE_PACKED_PIXELS || !bpp) {
-		ERR("%s: cannot benchmark %u bpp with type %s: only packed pixels of 1, 2, 4, 8, 15, 16, 24 or 32 bpp",
-		    fbdev->name, var->bits_per_pixel, fb_type_name(fix->type));
-		r = -EOPNOTSUPP;
+	r = bench_check_mode(fbdev->name, var, fix);
+	if (r < 0)
 		goto fail;
-	}
-	/* The whole virtual frame must lie inside the memory the driver exposes. */
-	char why[160];
-	if (fb_bench_geometry_error(var, fix, bpp, why, sizeof(why))) {
-		ERR("%s: inconsistent geometry: %s", fbdev->name, why);
-		r = -EINVAL;
-		goto fail;
-	}
-	size_t in_page = (size_t)(fix->smem_start & (page - 1));
-	size_t vis = (size_t)var->yoffset * fix->line_length +
-		     fbk_row_bytes(bpp, var->xoffset);
-
+	bpp = (unsigned)r;
+	in_page = (size_t)(fix->smem_start & (page - 1));
+	vis = (size_t)var->yoffset * fix->line_length + fbk_row_bytes(bpp, var->xoffset);
 	dev->vis =
 		(struct fbk_surface){ NULL, fix->line_length, var->xres, var->yres, bpp };
 	dev->vis_offset = (off_t)vis;
-
-	/* mmap at offset 0 starts at the page holding smem_start. */
-	m->map_len = page_align(in_page + fix->smem_len, page);
-	m->map = mmap(NULL, m->map_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (m->map == MAP_FAILED) {
-		r = -errno;
-		if (r != -ENODEV && r != -EINVAL) {
-			ERR("%s: cannot map %zu bytes: %s%s", fbdev->name, m->map_len,
-			    strerror(-r), r == -ENXIO ? " (device removed?)" : "");
-			goto fail;
-		}
-		WRN("%s: mmap of %zu bytes refused (%s): falling back to pread/pwrite",
-		    fbdev->name, m->map_len, strerror(-r));
-		m->shadow = malloc(fix->line_length * (size_t)var->yres);
-		if (!m->shadow) {
-			r = -ENOMEM;
-			goto fail;
-		}
-		dev->use_rw = true;
-		dev->vis.pixels = m->shadow;
+	r = bench_map(fbdev->name, dev, m, in_page, vis);
+	if (r == 0)
 		return 0;
-	}
-	dev->vis.pixels = (uint8_t *)m->map + in_page + vis;
-	return 0;
 fail:
 	fb_bench_device_close(dev, m);
 	return r;
