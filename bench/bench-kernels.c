@@ -10,8 +10,6 @@
  * It reports what it measured, goal by goal, and never fails on timing: it
  * exits 0 unless it cannot run at all.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

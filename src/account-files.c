@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Users and groups from /etc/passwd and /etc/group, never NSS (the static
  * build): see account.h. */
-#include "config.h"
-
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>

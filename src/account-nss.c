@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Users and groups through NSS: see account.h. */
-#include "config.h"
-
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>

@@ -5,8 +5,6 @@
  * comparison with its first mismatch, and save/restore of contents, var and
  * cmap.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>

@@ -4,8 +4,6 @@
  * set extensions, its last-level cache, and from that the size past which
  * non-temporal stores pay.  See bench-cpu.h.
  */
-#include "config.h"
-
 #include <stdio.h>
 #include <string.h>
 

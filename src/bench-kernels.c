@@ -6,8 +6,6 @@
  * pixel in a 8/16/32-byte store; one vector repeats for 1, 2 and 4 bytes), and
  * a tail from the pattern buffer again.  No kernel ever loads the destination.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -3,8 +3,6 @@
  * bench --snap DIR: after a validation, read the visible area back from the
  * device, convert it with snap.c and save it as DIR/fbN-OP.png.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -5,8 +5,6 @@
  * restores.  Nothing here opens a device (bench-device.c); the checks and
  * save/restore are in bench-check.c.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* fbclassctl bench: measure and validate each framebuffer against RAM. */
-#include "config.h"
-
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>

@@ -4,8 +4,6 @@
  * fbclassctl hotplug: one uevent from the environment, the same plan and
  * apply for that one device.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>

@@ -5,8 +5,6 @@
  * NOTIFY_SOCKET and --ready-fd, SIGHUP reloads, SIGTERM exits 0.
  * fbclassctl monitor: graphics uevents as they come, one line each.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>

@@ -99,14 +99,10 @@ struct screeninfo_field {
 	enum field_kind kind;
 };
 
-#define VAR(f, k)                                            \
-	{                                                    \
-#f, offsetof(struct fb_var_screeninfo, f), k \
-	}
-#define FIX(f, k)                                            \
-	{                                                    \
-#f, offsetof(struct fb_fix_screeninfo, f), k \
-	}
+/* clang-format off */
+#define VAR(f, k) { #f, offsetof(struct fb_var_screeninfo, f), k }
+#define FIX(f, k) { #f, offsetof(struct fb_fix_screeninfo, f), k }
+/* clang-format on */
 
 static const struct screeninfo_field var_fields[] = {
 	VAR(xres, FIELD_U32),		VAR(yres, FIELD_U32),

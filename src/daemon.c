@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The daemon's pure parts: readiness addresses, options, event classes. */
-#include "config.h"
-
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>

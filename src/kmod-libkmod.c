@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The module seam through libkmod (dlopen()ed): see kmod.h. */
-#include "config.h"
-
 #include <errno.h>
 #include <libkmod.h>
 #include <stdlib.h>

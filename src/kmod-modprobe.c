@@ -2,8 +2,6 @@
 /* The module seam without libkmod (the static build): modules.alias for
  * the lookup, `modprobe -b` (kmod's or busybox's) to load, /sys/module for
  * the refcount, delete_module(2) to remove.  See kmod.h. */
-#include "config.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* modules.alias / modules.dep without libkmod: see modalias-files.h. */
-#include "config.h"
-
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdbool.h>

@@ -3,7 +3,7 @@
 
 /*
  * modules.alias and modules.dep read without libkmod, for the static
- * build's module loading (issue 9): the same lookup libkmod does for a
+ * build's module loading: the same lookup libkmod does for a
  * modalias (fnmatch(3) on each "alias PATTERN NAME" line of modules.alias
  * and modules.builtin.alias), and each match's path from modules.dep, so
  * that fb_module_path_is_display() can judge it as it judges libkmod's.

@@ -3,8 +3,6 @@
  * The node manager's one code path for coldplug, the uevent helper and the
  * daemon: scan, plan, apply, prune.  See nodemgr.h.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -8,8 +8,6 @@
  * links are made under a temporary name and renamed into place, so nobody
  * sees a node with the wrong owner or mode, or a missing link.
  */
-#include "config.h"
-
 #include <ctype.h>
 #include <signal.h>
 #include <dirent.h>

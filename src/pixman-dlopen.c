@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* pixman through dlopen(): see pixman-backend.h. */
-#include "config.h"
-
 #include "dlopen.h"
 #include "log.h"
 #include "pixman-backend.h"

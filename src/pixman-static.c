@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* pixman linked in (the static build): see pixman-backend.h. */
-#include "config.h"
-
 #include "pixman-backend.h"
 
 const char fb_pixman_backend_name[] = "static";

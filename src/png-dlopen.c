@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* libpng through dlopen(): see png-backend.h. */
-#include "config.h"
-
 #define FB_PNG_DL_IMPL
 #include "dlopen.h"
 #include "log.h"

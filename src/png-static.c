@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* libpng linked in (the static build): the pointers of png-backend.h name the
  * real functions. */
-#include "config.h"
-
 #define FB_PNG_DL_IMPL
 #include "png-backend.h"
 

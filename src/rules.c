@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* /etc/fbclassctl.conf parser: see fbclassctl.conf(5). */
-#include "config.h"
-
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -9,8 +9,6 @@
  * before libsysfs sees it, and one that would not fit is refused with an
  * error naming it.
  */
-#include "config.h"
-
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

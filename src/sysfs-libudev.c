@@ -2,8 +2,6 @@
 /*
  * The sysfs seam (src/sysfs.h) through libudev: the default.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <libudev.h>
 #include <stdlib.h>

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The list table without libsmartcols (the static build): see table.h.
  * It prints what libsmartcols prints for list's columns, byte for byte. */
-#include "config.h"
-
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>

@@ -5,8 +5,6 @@
  * prints one, and linked in, it is ~100 kB resident in every process,
  * the daemon and the boot-time coldplug and hotplug helpers among them.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <libsmartcols.h>
 #include <stdlib.h>

@@ -10,8 +10,6 @@
  * Anything else is dropped with a debug line.  Bounded memory: one fixed
  * buffer.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <linux/netlink.h>
 #include <stdio.h>

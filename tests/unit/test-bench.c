@@ -4,8 +4,6 @@
  * a mapped framebuffer.  Validation, mismatch reporting, save/restore on every
  * path, the stop flag and device loss (SIGBUS from a truncated memfd).
  */
-#include "config.h"
-
 #include <errno.h>
 #include <fcntl.h>
 #include <png.h>

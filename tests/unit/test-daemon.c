@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The daemon's pure parts: NOTIFY_SOCKET addresses, options, and what each
  * event asks for; plus one real datagram to an abstract socket. */
-#include "config.h"
-
 #include <errno.h>
 #include <stddef.h>
 #include <sys/socket.h>

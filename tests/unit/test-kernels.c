@@ -4,8 +4,6 @@
  * odd widths, odd strides, misaligned bases.  The whole buffer is compared, so
  * a store into row padding, outside the rectangle or past the end is caught.
  */
-#include "config.h"
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The modules.alias / modules.dep reader (src/modalias-files.c) against a
  * module directory written here, malformed lines and long paths included. */
-#include "config.h"
-
 #include <errno.h>
 #include <stdbool.h>
 #include <unistd.h>

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* node_plan() on plain data: nodes, owners, links, collisions, rules. */
-#include "config.h"
-
 #include <errno.h>
 #include <sys/sysmacros.h>
 

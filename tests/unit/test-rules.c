@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* fbclassctl.conf parser: good files, and every kind of bad line with its
  * exact message. */
-#include "config.h"
-
 #include <errno.h>
 
 #include "test.h"

@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The built-in table printer (src/table-builtin.c) against text written by
  * hand from what libsmartcols prints (tests/fixtures/golden). */
-#include "config.h"
-
 #include <errno.h>
 #include <locale.h>
 

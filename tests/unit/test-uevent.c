@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* uevent variable validation: accepted events, ignored ones, and every
  * rejection with its message. */
-#include "config.h"
-
 #include <errno.h>
 #include <sys/sysmacros.h>
 

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* coldplug --validate: which devices are validated, and the exit status. */
-#include "config.h"
-
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
