@@ -256,13 +256,6 @@ char *fb_strip_newlines_dup(const char *v)
 	return strndup(v, n);
 }
 
-static void free_strv(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* The attributes a caller of the node manager needs (FB_SCAN_NODE): the
  * rules and the by-name link use "name".  dev and uevent are read raw. */
 static const char *const node_attrs[] = { "name" };
@@ -312,21 +305,21 @@ static int copy_attrs(struct fb_sysfs_dev *sd, unsigned what, struct fb_device *
 	if (d->n_attrs)
 		qsort(d->attrs, d->n_attrs, sizeof(*d->attrs), attr_cmp);
 finish:
-	free_strv(names, names ? n : 0);
+	strv_free(names, names ? n : 0);
 	return r;
 }
 
-static int copy_parents(struct fb_sysfs_dev *sd, struct fb_device *d)
+int fb_parents_copy(struct fb_sysfs_dev *sd, struct fb_parent **parents, size_t *n)
 {
 	char *link;
 	int r;
 
-	r = fb_sysfs_dev_parents(sd, &d->parents, &d->n_parents);
+	r = fb_sysfs_dev_parents(sd, parents, n);
 	if (r < 0)
 		return r;
 	/* The module link is read alike for both backends. */
-	for (size_t i = 0; i < d->n_parents; i++) {
-		struct fb_parent *p = &d->parents[i];
+	for (size_t i = 0; i < *n; i++) {
+		struct fb_parent *p = &(*parents)[i];
 
 		if (!p->driver || asprintf(&link, "%s/driver/module", p->syspath) < 0)
 			continue;
@@ -334,6 +327,21 @@ static int copy_parents(struct fb_sysfs_dev *sd, struct fb_device *d)
 		free(link);
 	}
 	return 0;
+}
+
+void fb_parents_free(struct fb_parent *parents, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct fb_parent *p = &parents[i];
+
+		free(p->syspath);
+		free(p->sysname);
+		free(p->subsystem);
+		free(p->driver);
+		free(p->module);
+		free(p->modalias);
+	}
+	free(parents);
 }
 
 static int build_path_id(struct fb_device *d)
@@ -579,7 +587,7 @@ static int fb_device_from_sysfs(struct fb_sysfs_dev *sd, unsigned what,
 	d->devname = strdup(devname ? devname : name);
 	if (!d->name || !d->syspath || !d->devname)
 		goto nomem;
-	if (copy_attrs(sd, what, d) < 0 || copy_parents(sd, d) < 0 || build_path_id(d) < 0)
+	if (copy_attrs(sd, what, d) < 0 || fb_parents_copy(sd, &d->parents, &d->n_parents) < 0 || build_path_id(d) < 0)
 		goto nomem;
 	return 0;
 nomem:
@@ -606,7 +614,7 @@ int fb_device_scan(struct fb_device_list *list, unsigned what)
 	int r;
 
 	memset(list, 0, sizeof(*list));
-	r = fb_sysfs_new(&s);
+	r = fb_sysfs_new(&s, "graphics");
 	if (r < 0)
 		return r;
 	r = fb_sysfs_class_list(s, &paths, &n_paths);
@@ -646,7 +654,7 @@ int fb_device_scan(struct fb_device_list *list, unsigned what)
 		qsort(list->devices, list->n, sizeof(*list->devices), fb_device_cmp);
 	r = 0;
 finish:
-	free_strv(paths, n_paths);
+	strv_free(paths, n_paths);
 	fb_sysfs_free(s);
 	if (r < 0)
 		fb_device_list_free(list);
@@ -660,7 +668,7 @@ int fb_device_scan_one(const char *syspath, unsigned what, struct fb_device *dev
 	int r;
 
 	memset(dev, 0, sizeof(*dev));
-	r = fb_sysfs_new(&s);
+	r = fb_sysfs_new(&s, "graphics");
 	if (r < 0)
 		return r;
 	r = fb_sysfs_dev_open(s, syspath, &sd);
@@ -682,18 +690,8 @@ void fb_device_free(struct fb_device *d)
 		free(d->attrs[i].name);
 		free(d->attrs[i].value);
 	}
-	for (size_t i = 0; i < d->n_parents; i++) {
-		struct fb_parent *p = &d->parents[i];
-
-		free(p->syspath);
-		free(p->sysname);
-		free(p->subsystem);
-		free(p->driver);
-		free(p->module);
-		free(p->modalias);
-	}
+	fb_parents_free(d->parents, d->n_parents);
 	free(d->attrs);
-	free(d->parents);
 	free(d->name);
 	free(d->syspath);
 	free(d->devname);

@@ -31,6 +31,7 @@ const char fb_sysfs_backend_name[] = "libsysfs";
 
 struct fb_sysfs {
 	struct sysfs_class *cls;
+	char subsystem[32];
 };
 
 struct fb_sysfs_dev {
@@ -88,10 +89,15 @@ static bool entry_exists(const char *path, const char *name)
 	return asprintf(&p, "%s/%s", path, name) >= 0 && lstat(p, &st) == 0;
 }
 
-int fb_sysfs_new(struct fb_sysfs **s)
+int fb_sysfs_new(struct fb_sysfs **s, const char *subsystem)
 {
+	if (strlen(subsystem) >= sizeof((*s)->subsystem))
+		return -EINVAL;
 	*s = calloc(1, sizeof(**s));
-	return *s ? 0 : -ENOMEM;
+	if (!*s)
+		return -ENOMEM;
+	strcpy((*s)->subsystem, subsystem);
+	return 0;
 }
 
 void fb_sysfs_free(struct fb_sysfs *s)
@@ -132,7 +138,7 @@ int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n)
 	*syspaths = NULL;
 	*n = 0;
 	errno = 0;
-	s->cls = sysfs_open_class("graphics");
+	s->cls = sysfs_open_class(s->subsystem);
 	if (!s->cls) {
 		char mnt[SYSFS_PATH_MAX];
 
@@ -140,7 +146,7 @@ int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n)
 			ERR("libsysfs: no sysfs mount found in /proc/mounts");
 			return -ENODEV;
 		}
-		return 0; /* no graphics class: no framebuffer */
+		return 0; /* no such class: no entries */
 	}
 	devs = sysfs_get_class_devices(s->cls);
 	if (!devs)
@@ -192,7 +198,7 @@ int fb_sysfs_dev_open(struct fb_sysfs *s, const char *syspath, struct fb_sysfs_d
 	if (asprintf(&link, "%s/subsystem", canon) < 0)
 		return -ENOMEM;
 	subsystem = readlink_basename(link);
-	if (!streq_ptr(subsystem, "graphics"))
+	if (!streq_ptr(subsystem, s->subsystem))
 		return -ENODEV;
 	*d = calloc(1, sizeof(**d));
 	if (!*d)

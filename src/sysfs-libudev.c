@@ -17,17 +17,21 @@ const char fb_sysfs_backend_name[] = "libudev";
 
 struct fb_sysfs {
 	struct udev *udev;
+	char subsystem[32];
 };
 
 struct fb_sysfs_dev {
 	struct udev_device *ud;
 };
 
-int fb_sysfs_new(struct fb_sysfs **s)
+int fb_sysfs_new(struct fb_sysfs **s, const char *subsystem)
 {
+	if (strlen(subsystem) >= sizeof((*s)->subsystem))
+		return -EINVAL;
 	*s = calloc(1, sizeof(**s));
 	if (!*s)
 		return -ENOMEM;
+	strcpy((*s)->subsystem, subsystem);
 	(*s)->udev = udev_new();
 	if (!(*s)->udev) {
 		free(*s);
@@ -56,7 +60,7 @@ int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n)
 	*n = 0;
 	if (!e)
 		return -ENOMEM;
-	r = udev_enumerate_add_match_subsystem(e, "graphics");
+	r = udev_enumerate_add_match_subsystem(e, s->subsystem);
 	if (r >= 0)
 		r = udev_enumerate_scan_devices(e);
 	udev_list_entry_foreach(entry, r < 0 ? NULL : udev_enumerate_get_list_entry(e))
@@ -82,7 +86,7 @@ int fb_sysfs_dev_open(struct fb_sysfs *s, const char *syspath, struct fb_sysfs_d
 	*d = NULL;
 	if (!ud)
 		return errno == ENOMEM ? -ENOMEM : -ENODEV;
-	if (!streq_ptr(udev_device_get_subsystem(ud), "graphics") ||
+	if (!streq_ptr(udev_device_get_subsystem(ud), s->subsystem) ||
 	    !udev_device_get_sysname(ud)) {
 		udev_device_unref(ud);
 		return -ENODEV;

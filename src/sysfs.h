@@ -23,18 +23,20 @@ extern const char fb_sysfs_backend_name[];
 struct fb_sysfs;
 struct fb_sysfs_dev;
 
-/* Returns 0 or -errno. */
-int fb_sysfs_new(struct fb_sysfs **s);
+/* A reader of one class: "graphics", or "drm" for the display side.
+ * Returns 0 or -errno. */
+int fb_sysfs_new(struct fb_sysfs **s, const char *subsystem);
 void fb_sysfs_free(struct fb_sysfs *s);
 
 /* The syspaths (canonical, /sys/devices/...) of every entry of the
- * graphics class, fbcon included: malloc'd array of malloc'd strings.
- * Returns 0 or -errno (the class could not be read). */
+ * class (for graphics, fbcon included): malloc'd array of malloc'd
+ * strings.  A class that does not exist has no entries.  Returns 0 or
+ * -errno (the class could not be read). */
 int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n);
 
-/* Open one device of the graphics class by syspath (/sys/devices/... or
- * /sys/class/graphics/NAME).  -ENODEV when it is gone or not a graphics
- * device, -ENAMETOOLONG when the backend cannot address it (reported). */
+/* Open one device of the class by syspath (/sys/devices/... or
+ * /sys/class/CLASS/NAME).  -ENODEV when it is gone or not of the class,
+ * -ENAMETOOLONG when the backend cannot address it (reported). */
 int fb_sysfs_dev_open(struct fb_sysfs *s, const char *syspath, struct fb_sysfs_dev **d);
 void fb_sysfs_dev_close(struct fb_sysfs_dev *d);
 const char *fb_sysfs_dev_syspath(const struct fb_sysfs_dev *d);
@@ -64,6 +66,11 @@ int fb_sysfs_for_each_unbound(const char *const *subsystems, size_t n,
 char *fb_sysfs_unbound_modalias(const char *syspath);
 
 /* ---- helpers both backends share, in src/fbclass.c ---- */
+
+/* fb_sysfs_dev_parents() with each driver's module filled in (the
+ * driver's "module" link, read alike for both backends).  0 or -errno. */
+int fb_parents_copy(struct fb_sysfs_dev *sd, struct fb_parent **parents, size_t *n);
+void fb_parents_free(struct fb_parent *parents, size_t n);
 
 /* The value of KEY= in uevent text ("KEY=VALUE\n" lines): a malloc'd
  * copy, or NULL when absent (or ENOMEM). */
