@@ -587,7 +587,8 @@ static int fb_device_from_sysfs(struct fb_sysfs_dev *sd, unsigned what,
 	d->devname = strdup(devname ? devname : name);
 	if (!d->name || !d->syspath || !d->devname)
 		goto nomem;
-	if (copy_attrs(sd, what, d) < 0 || fb_parents_copy(sd, &d->parents, &d->n_parents) < 0 || build_path_id(d) < 0)
+	if (copy_attrs(sd, what, d) < 0 ||
+	    fb_parents_copy(sd, &d->parents, &d->n_parents) < 0 || build_path_id(d) < 0)
 		goto nomem;
 	return 0;
 nomem:
