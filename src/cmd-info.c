@@ -278,10 +278,80 @@ static void info_human_node(const struct fb_view *v)
 		kv("queried", "through a private temporary node");
 }
 
+static void info_human_edid(const struct drm_connector *c)
+{
+	const struct edid_info *e = &c->edid_info;
+
+	if (!c->edid_len) {
+		kv("    edid", "none");
+		return;
+	}
+	kv("    edid", "%zu bytes, %s", c->edid_len,
+	   e->problems ? "not trusted" : "checksum ok");
+	for (unsigned bit = 0; bit < EDID_PROBLEM_COUNT; bit++)
+		if (e->problems & (1u << bit))
+			kv("      problem", "%s: %s", edid_problem_name(1u << bit),
+			   edid_problem_describe(1u << bit));
+	if (!e->decoded)
+		return;
+	kv("      monitor", "%s", e->name);
+	kv("      vendor", "%s", e->vendor);
+	kv("      product", "0x%04x", e->product);
+	if (e->serial_text[0])
+		kv("      serial", "%s", e->serial_text);
+	else if (e->serial_number)
+		kv("      serial", "%u", e->serial_number);
+	if (e->width_cm)
+		kv("      size", "%ux%u cm", e->width_cm, e->height_cm);
+	if (e->has_preferred)
+		kv("      preferred", "%ux%u%s %" PRIu64 ".%03" PRIu64 " Hz, %u kHz",
+		   e->preferred.hactive, e->preferred.vactive,
+		   e->preferred.interlaced ? "i" : "", e->preferred.refresh_mhz / 1000,
+		   e->preferred.refresh_mhz % 1000, e->preferred.pixel_clock_khz);
+}
+
+static void info_human_connector(const struct drm_connector *c)
+{
+	kv("  connector", "%s", c->name);
+	kv("    status", "%s", drm_status_name(c->status));
+	kv("    enabled", "%s", c->enabled ? c->enabled : "unreadable");
+	kv("    dpms", "%s", c->dpms ? c->dpms : "unreadable");
+	if (c->n_modes)
+		kv("    modes", "%zu, first %s", c->n_modes, c->modes[0]);
+	else
+		kv("    modes", "none");
+	info_human_edid(c);
+	if (c->problem)
+		kv("    unreadable", "%s", c->problem);
+}
+
+static void info_human_display(const struct fb_view *v)
+{
+	const struct drm_card *card = v->card;
+	const struct fb_parent *p = card && card->n_parents ? &card->parents[0] : NULL;
+
+	printf("  display:\n");
+	kv("kind", "%s", fb_kind_name(v->kind));
+	if (!card) {
+		kv("card", "none");
+		return;
+	}
+	kv("card", "%s", card->name);
+	kv("  syspath", "%s", card->syspath);
+	if (card->devnum)
+		kv("  devnum", "%u:%u", major(card->devnum), minor(card->devnum));
+	kv("  driver", "%s", p && p->driver ? p->driver : "");
+	kv("  module", "%s", p && p->module ? p->module : "");
+	kv("  render", "%s", card->render ? card->render : "");
+	for (size_t i = 0; i < card->n_connectors; i++)
+		info_human_connector(&card->connectors[i]);
+}
+
 static void info_human(const struct fb_view *v)
 {
 	info_human_device(v->dev);
 	info_human_hw(v);
+	info_human_display(v);
 	info_human_node(v);
 }
 
@@ -381,6 +451,94 @@ static struct json_object *json_node(const struct fb_view *v)
 	return o;
 }
 
+static struct json_object *json_edid(const struct drm_connector *c)
+{
+	const struct edid_info *e = &c->edid_info;
+	struct json_object *o, *problems = json_object_new_array();
+
+	if (!c->edid_len)
+		return NULL;
+	o = json_object_new_object();
+	json_add_uint(o, "bytes", c->edid_len);
+	json_add_bool(o, "trusted", e->problems == 0);
+	for (unsigned bit = 0; bit < EDID_PROBLEM_COUNT; bit++)
+		if (e->problems & (1u << bit))
+			json_object_array_add(problems,
+					      json_object_new_string(
+						      edid_problem_name(1u << bit)));
+	json_object_object_add(o, "problems", problems);
+	if (!e->decoded)
+		return o;
+	json_add_string(o, "monitor", e->name[0] ? e->name : NULL);
+	json_add_string(o, "vendor", e->vendor[0] ? e->vendor : NULL);
+	json_add_uint(o, "product", e->product);
+	json_add_uint(o, "serial_number", e->serial_number);
+	json_add_string(o, "serial", e->serial_text[0] ? e->serial_text : NULL);
+	json_add_uint(o, "width_cm", e->width_cm);
+	json_add_uint(o, "height_cm", e->height_cm);
+	if (e->has_preferred) {
+		struct json_object *t = json_object_new_object();
+
+		json_add_uint(t, "width", e->preferred.hactive);
+		json_add_uint(t, "height", e->preferred.vactive);
+		json_add_bool(t, "interlaced", e->preferred.interlaced);
+		json_object_object_add(t, "refresh_hz",
+				       json_object_new_double(e->preferred.refresh_mhz /
+							      1000.0));
+		json_add_uint(t, "pixel_clock_khz", e->preferred.pixel_clock_khz);
+		json_object_object_add(o, "preferred", t);
+	} else {
+		json_object_object_add(o, "preferred", NULL);
+	}
+	return o;
+}
+
+static struct json_object *json_connector(const struct drm_connector *c)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *modes = json_object_new_array();
+
+	json_add_string(o, "name", c->name);
+	json_add_string(o, "status", drm_status_name(c->status));
+	json_add_string(o, "enabled", c->enabled);
+	json_add_string(o, "dpms", c->dpms);
+	for (size_t i = 0; i < c->n_modes; i++)
+		json_object_array_add(modes, json_object_new_string(c->modes[i]));
+	json_object_object_add(o, "modes", modes);
+	json_object_object_add(o, "edid", json_edid(c));
+	json_add_string(o, "error", c->problem);
+	return o;
+}
+
+static struct json_object *json_display(const struct fb_view *v)
+{
+	const struct drm_card *card = v->card;
+	const struct fb_parent *p = card && card->n_parents ? &card->parents[0] : NULL;
+	struct json_object *o = json_object_new_object(), *co, *conns;
+	char devnum[32];
+
+	json_add_string(o, "kind", fb_kind_name(v->kind));
+	if (!card) {
+		json_object_object_add(o, "card", NULL);
+		return o;
+	}
+	co = json_object_new_object();
+	conns = json_object_new_array();
+	json_add_string(co, "name", card->name);
+	json_add_string(co, "syspath", card->syspath);
+	snprintf(devnum, sizeof(devnum), "%u:%u", major(card->devnum),
+		 minor(card->devnum));
+	json_add_string(co, "maj:min", card->devnum ? devnum : NULL);
+	json_add_string(co, "driver", p ? p->driver : NULL);
+	json_add_string(co, "module", p ? p->module : NULL);
+	json_add_string(co, "render", card->render);
+	for (size_t i = 0; i < card->n_connectors; i++)
+		json_object_array_add(conns, json_connector(&card->connectors[i]));
+	json_object_object_add(co, "connectors", conns);
+	json_object_object_add(o, "card", co);
+	return o;
+}
+
 static struct json_object *info_json(const struct fb_view *v)
 {
 	const struct fb_device *d = v->dev;
@@ -422,6 +580,7 @@ static struct json_object *info_json(const struct fb_view *v)
 		json_object_object_add(o, "fix", NULL);
 		json_object_object_add(o, "decoded", NULL);
 	}
+	json_object_object_add(o, "display", json_display(v));
 	json_object_object_add(o, "node", json_node(v));
 	return o;
 }
@@ -497,12 +656,13 @@ static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 
 /* One device in the chosen form.  0, or -ENODATA when --fbset has no mode
  * to print (said). */
-static int info_one(const struct info_opts *o, const struct fb_device *dev, bool first,
-		    struct json_object *arr)
+static int info_one(const struct info_opts *o, const struct fb_device *dev,
+		    const struct drm_list *drm, bool first, struct json_object *arr)
 {
 	struct fb_view v;
 
 	fb_view_load(&v, dev, o->devdir, o->allow_private);
+	fb_view_join_display(&v, drm);
 	if (o->json) {
 		json_object_array_add(arr, info_json(&v));
 	} else if (o->fbset) {
@@ -526,6 +686,7 @@ static int do_info(int argc, char *argv[])
 	struct fb_device_list list = {};
 	const struct fb_device **sel = NULL;
 	struct json_object *doc = NULL, *arr = NULL;
+	struct drm_list drm = {};
 	size_t nsel = 0;
 	int r, ret;
 
@@ -541,18 +702,26 @@ static int do_info(int argc, char *argv[])
 	ret = fb_exit_code(r);
 	if (r == -ENOMEM)
 		goto finish;
+	/* --fbset prints modes only; the others show the display too */
+	r = o.fbset ? 0 : drm_scan(&drm);
+	if (r < 0) {
+		log_errno(r, "cannot scan /sys/class/drm: %m");
+		ret = FB_EXIT_ERROR;
+		goto finish;
+	}
 	if (o.json) {
 		doc = json_object_new_object();
 		arr = json_object_new_array();
 		json_object_object_add(doc, "framebuffers", arr);
 	}
 	for (size_t i = 0; i < nsel; i++)
-		if (info_one(&o, sel[i], i == 0, arr) < 0)
+		if (info_one(&o, sel[i], &drm, i == 0, arr) < 0)
 			ret = FB_EXIT_ERROR;
 	if (o.json && json_print(doc) < 0)
 		ret = FB_EXIT_ERROR;
 finish:
 	json_object_put(doc);
+	drm_list_free(&drm);
 	free(sel);
 	fb_device_list_free(&list);
 	return ret;

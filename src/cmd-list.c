@@ -31,6 +31,12 @@ enum {
 	COL_VISUAL,
 	COL_NODE,
 	COL_STATE,
+	COL_KIND,
+	COL_CARD,
+	COL_CONNECTOR,
+	COL_STATUS,
+	COL_MONITOR,
+	COL_REASON,
 };
 
 struct colinfo {
@@ -63,17 +69,35 @@ static const struct colinfo infos[] = {
 	[COL_NODE] = { "NODE", 0.1, false, false,
 		       "device node, when it exists and is correct" },
 	[COL_STATE] = { "STATE", 0.1, false, false, "power state (running, suspended)" },
+	[COL_KIND] = { "KIND", 8, false, false, "firmware, drm, fbdev or virtual" },
+	[COL_CARD] = { "CARD", 5, false, false, "DRM card that drives the same device" },
+	[COL_CONNECTOR] = { "CONNECTOR", 0.1, false, false,
+			    "connected connectors of that card" },
+	[COL_STATUS] = { "STATUS", 0.1, false, false,
+			 "connected, disconnected or unknown (the card's connectors)" },
+	[COL_MONITOR] = { "MONITOR", 0.1, false, false,
+			  "monitor on those connectors, from their EDID" },
+	[COL_REASON] = { "REASON", 0.1, false, false,
+			 "why a DRM card has no framebuffer (--drm)" },
 };
 
-static const int default_columns[] = { COL_NAME, COL_MAJMIN, COL_ID,	 COL_DRIVER,
-				       COL_RES,	 COL_BPP,    COL_FORMAT, COL_NODE };
+static const int default_columns[] = { COL_NAME, COL_MAJMIN, COL_ID,
+				       COL_KIND, COL_DRIVER, COL_RES,
+				       COL_BPP,	 COL_FORMAT, COL_NODE };
 
 struct list_ctl {
 	int columns[ARRAY_SIZE(infos) * 2];
 	size_t ncolumns;
-	bool json, pairs, raw, noheadings, bytes;
+	bool json, pairs, raw, noheadings, bytes, drm, columns_given;
 	const char *devdir;
 	bool allow_private;
+};
+
+/* A line of the table: a framebuffer (v), or with --drm a card that has
+ * none (v NULL). */
+struct list_row {
+	const struct fb_view *v;
+	const struct drm_card *card;
 };
 
 static int column_by_name(const char *name, size_t len)
@@ -122,9 +146,79 @@ static void set_dims(char *buf, size_t len, bool have, unsigned x, unsigned y)
 		buf[0] = '\0';
 }
 
-/* The text of one cell; NULL or "" for an empty one. */
-static const char *cell(const struct list_ctl *ctl, const struct fb_view *v, int col,
-			char *buf, size_t len)
+/* What the card's connected connectors have: their names, or their
+ * monitors, comma-separated. */
+static const char *connected_list(const struct drm_card *card, bool monitors, char *buf,
+				  size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; card && i < card->n_connectors; i++) {
+		const struct drm_connector *c = &card->connectors[i];
+		char mon[64];
+		const char *s = c->name;
+
+		if (c->status != DRM_STATUS_CONNECTED)
+			continue;
+		if (monitors) {
+			s = drm_connector_monitor(c, mon, sizeof(mon));
+			if (!s)
+				s = "bad EDID";
+			if (!*s)
+				continue;
+		}
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s",
+				      n ? "," : "", s);
+	}
+	return buf;
+}
+
+/* The cells a card has, on its own line or on its framebuffer's. */
+static const char *card_cell(const struct drm_card *card, bool own_line, int col,
+			     char *buf, size_t len)
+{
+	const struct fb_parent *p = card && card->n_parents ? &card->parents[0] : NULL;
+
+	if (!card)
+		return NULL;
+	switch (col) {
+	case COL_CARD:
+		return card->name;
+	case COL_CONNECTOR:
+		return connected_list(card, false, buf, len);
+	case COL_STATUS:
+		return drm_card_status(card);
+	case COL_MONITOR:
+		return connected_list(card, true, buf, len);
+	}
+	if (!own_line)
+		return NULL;
+	switch (col) {
+	case COL_NAME:
+		return card->name;
+	case COL_MAJMIN:
+		if (card->devnum)
+			snprintf(buf, len, "%u:%u", major(card->devnum),
+				 minor(card->devnum));
+		return buf;
+	case COL_KIND:
+		return fb_kind_name(FB_KIND_DRM);
+	case COL_DRIVER:
+		return p ? p->driver : NULL;
+	case COL_MODULE:
+		return p ? p->module : NULL;
+	case COL_SUBSYSTEM:
+		return p ? p->subsystem : NULL;
+	case COL_REASON:
+		return drm_card_why_no_fb(card, buf, len);
+	}
+	return NULL;
+}
+
+/* A framebuffer's cell. */
+static const char *fb_cell(const struct list_ctl *ctl, const struct fb_view *v, int col,
+			   char *buf, size_t len)
 {
 	const struct fb_device *d = v->dev;
 	const struct fb_parent *p = fb_device_parent(d);
@@ -197,11 +291,59 @@ static const char *cell(const struct list_ctl *ctl, const struct fb_view *v, int
 		return strcmp(s, "0") == 0   ? "running"
 		       : strcmp(s, "1") == 0 ? "suspended"
 					     : s;
+	case COL_KIND:
+		return fb_kind_name(v->kind);
+	case COL_CARD:
+	case COL_CONNECTOR:
+	case COL_STATUS:
+	case COL_MONITOR:
+		return card_cell(v->card, false, col, buf, len);
 	}
 	return NULL;
 }
 
-static int list_print(struct list_ctl *ctl, const struct fb_device_list *list)
+/* The text of one cell; NULL or "" for an empty one. */
+static const char *cell(const struct list_ctl *ctl, const struct list_row *row, int col,
+			char *buf, size_t len)
+{
+	const struct fb_view *v = row->v;
+
+	if (!v)
+		return card_cell(row->card, true, col, buf, len);
+	return fb_cell(ctl, v, col, buf, len);
+}
+
+static int add_row(struct list_ctl *ctl, struct fb_table *tb, const struct list_row *row)
+{
+	int r = fb_table_add_line(tb);
+
+	for (size_t c = 0; r == 0 && c < ctl->ncolumns; c++) {
+		char buf[256];
+		const char *s = cell(ctl, row, ctl->columns[c], buf, sizeof(buf));
+		char *safe;
+
+		if (!s || !*s)
+			continue;
+		/* sysfs text may hold anything.  Both table printers escape
+		 * what cannot be printed in a table, but write JSON strings
+		 * byte for byte: make those valid UTF-8. */
+		safe = ctl->json ? str_utf8_sanitize(s) : strdup(s);
+		r = safe ? fb_table_set_cell(tb, c, safe) : -ENOMEM;
+	}
+	return r;
+}
+
+/* Does any column need /sys/class/drm? */
+static bool needs_drm(const struct list_ctl *ctl)
+{
+	for (size_t i = 0; i < ctl->ncolumns; i++)
+		if (ctl->columns[i] >= COL_KIND)
+			return true;
+	return ctl->drm;
+}
+
+static int list_print(struct list_ctl *ctl, const struct fb_device_list *list,
+		      const struct drm_list *drm)
 {
 	enum fb_table_mode mode = ctl->json    ? FB_TABLE_JSON
 				  : ctl->pairs ? FB_TABLE_PAIRS
@@ -212,38 +354,23 @@ static int list_print(struct list_ctl *ctl, const struct fb_device_list *list)
 
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < ctl->ncolumns; i++) {
+	for (size_t i = 0; i < ctl->ncolumns && r == 0; i++) {
 		const struct colinfo *ci = &infos[ctl->columns[i]];
 
 		r = fb_table_add_column(tb, ci->name, ci->whint, ci->right, ci->number);
-		if (r < 0)
-			goto finish;
 	}
-	for (size_t i = 0; i < list->n; i++) {
+	for (size_t i = 0; i < list->n && r == 0; i++) {
 		struct fb_view v;
 
-		r = fb_table_add_line(tb);
-		if (r < 0)
-			goto finish;
 		fb_view_load(&v, &list->devices[i], ctl->devdir, ctl->allow_private);
-		for (size_t c = 0; c < ctl->ncolumns; c++) {
-			char buf[256];
-			const char *s = cell(ctl, &v, ctl->columns[c], buf, sizeof(buf));
-
-			if (!s || !*s)
-				continue;
-			/* sysfs text may hold anything.  Both table printers
-			 * escape what cannot be printed in a table, but write
-			 * JSON strings byte for byte: make those valid UTF-8. */
-			char *safe = ctl->json ? str_utf8_sanitize(s) : strdup(s);
-
-			r = safe ? fb_table_set_cell(tb, c, safe) : -ENOMEM;
-			if (r < 0)
-				goto finish;
-		}
+		fb_view_join_display(&v, drm);
+		r = add_row(ctl, tb, &(struct list_row){ .v = &v, .card = v.card });
 	}
-	r = fb_table_print(tb, stdout);
-finish:
+	for (size_t i = 0; ctl->drm && i < drm->n && r == 0; i++)
+		if (!drm_card_has_fb(&drm->cards[i], list))
+			r = add_row(ctl, tb, &(struct list_row){ .card = &drm->cards[i] });
+	if (r == 0)
+		r = fb_table_print(tb, stdout);
 	fb_table_free(tb);
 	return r;
 }
@@ -262,18 +389,20 @@ static void list_usage(void)
 	       "  -r, --raw            raw output, no alignment\n"
 	       "  -n, --noheadings     no column headings\n"
 	       "  -b, --bytes          SIZE in bytes, not human-readable\n"
+	       "      --drm            also list the DRM cards that have no framebuffer,\n"
+	       "                       with the REASON when sysfs tells it\n"
 	       "      --dev DIR        device directory (default /dev)\n"
 	       "      --no-temp-node   never query through a private temporary node\n"
 	       "  -h, --help           show this help\n"
 	       "\n"
-	       "Columns (default NAME,MAJ:MIN,ID,DRIVER,RES,BPP,FORMAT,NODE):\n");
+	       "Columns (default NAME,MAJ:MIN,ID,KIND,DRIVER,RES,BPP,FORMAT,NODE; --drm adds REASON):\n");
 	for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
 		printf("  %10s  %s\n", infos[i].name, infos[i].help);
 	printf("\nValues come from the ioctls when the node can be opened, else from sysfs.\n"
 	       "See fbclassctl(8).\n");
 }
 
-enum { OPT_OUTPUT_ALL = 256, OPT_DEV, OPT_NO_TEMP_NODE };
+enum { OPT_OUTPUT_ALL = 256, OPT_DEV, OPT_NO_TEMP_NODE, OPT_DRM };
 
 static int do_list(int argc, char *argv[])
 {
@@ -287,11 +416,13 @@ static int do_list(int argc, char *argv[])
 		{ "bytes", no_argument, NULL, 'b' },
 		{ "dev", required_argument, NULL, OPT_DEV },
 		{ "no-temp-node", no_argument, NULL, OPT_NO_TEMP_NODE },
+		{ "drm", no_argument, NULL, OPT_DRM },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	struct list_ctl ctl = { .devdir = "/dev", .allow_private = true };
 	struct fb_device_list list = {};
+	struct drm_list drm = {};
 	int c, r, modes = 0;
 
 	memcpy(ctl.columns, default_columns, sizeof(default_columns));
@@ -301,11 +432,16 @@ static int do_list(int argc, char *argv[])
 		case 'o':
 			if (parse_columns(&ctl, optarg) < 0)
 				return fb_usage_error("list");
+			ctl.columns_given = true;
 			break;
 		case OPT_OUTPUT_ALL:
 			for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
 				ctl.columns[i] = (int)i;
 			ctl.ncolumns = ARRAY_SIZE(infos);
+			ctl.columns_given = true;
+			break;
+		case OPT_DRM:
+			ctl.drm = true;
 			break;
 		case 'J':
 			ctl.json = true;
@@ -346,9 +482,18 @@ static int do_list(int argc, char *argv[])
 		ERR("list: unexpected argument '%s'", argv[optind]);
 		return fb_usage_error("list");
 	}
-	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !ctl.json) < 0)
+	if (ctl.drm && !ctl.columns_given)
+		ctl.columns[ctl.ncolumns++] = COL_REASON;
+	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !ctl.json && !ctl.drm) < 0)
 		return FB_EXIT_ERROR;
-	r = list_print(&ctl, &list);
+	r = needs_drm(&ctl) ? drm_scan(&drm) : 0;
+	if (r < 0) {
+		fb_device_list_free(&list);
+		ERR("cannot scan /sys/class/drm: %s", strerror(-r));
+		return FB_EXIT_ERROR;
+	}
+	r = list_print(&ctl, &list, &drm);
+	drm_list_free(&drm);
 	fb_device_list_free(&list);
 	if (r < 0) {
 		ERR("cannot print the table: %s", strerror(-r));

@@ -247,15 +247,6 @@ static int attr_cmp(const void *a, const void *b)
 		      ((const struct fb_attr *)b)->name);
 }
 
-char *fb_strip_newlines_dup(const char *v)
-{
-	size_t n = strlen(v);
-
-	while (n && (v[n - 1] == '\n' || v[n - 1] == '\r'))
-		n--;
-	return strndup(v, n);
-}
-
 /* The attributes a caller of the node manager needs (FB_SCAN_NODE): the
  * rules and the by-name link use "name".  dev and uevent are read raw. */
 static const char *const node_attrs[] = { "name" };

@@ -15,11 +15,21 @@
 #include "table.h"
 #include "uevent-monitor.h"
 
+/* clang-format off */
 static const struct fb_cmd *const commands[] = {
-	&fb_cmd_list,	&fb_cmd_info,	 &fb_cmd_coldplug, &fb_cmd_hotplug,
-	&fb_cmd_bench,	&fb_cmd_holders, &fb_cmd_unload,   &fb_cmd_snap,
-	&fb_cmd_daemon, &fb_cmd_monitor,
+	&fb_cmd_list,
+	&fb_cmd_info,
+	&fb_cmd_doctor,
+	&fb_cmd_coldplug,
+	&fb_cmd_hotplug,
+	&fb_cmd_bench,
+	&fb_cmd_holders,
+	&fb_cmd_unload,
+	&fb_cmd_snap,
+	&fb_cmd_daemon,
+	&fb_cmd_monitor,
 };
+/* clang-format on */
 
 static void usage(FILE *out)
 {

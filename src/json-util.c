@@ -7,11 +7,16 @@
 #include "macro.h"
 #include "strutil.h"
 
-void json_add_string(struct json_object *o, const char *key, const char *value)
+struct json_object *json_string_safe(const char *value)
 {
 	_cleanup_free_ char *safe = value ? str_utf8_sanitize(value) : NULL;
 
-	json_object_object_add(o, key, safe ? json_object_new_string(safe) : NULL);
+	return safe ? json_object_new_string(safe) : NULL;
+}
+
+void json_add_string(struct json_object *o, const char *key, const char *value)
+{
+	json_object_object_add(o, key, json_string_safe(value));
 }
 
 void json_add_uint(struct json_object *o, const char *key, uint64_t value)

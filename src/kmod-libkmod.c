@@ -30,6 +30,7 @@ const char fb_kmod_backend_name[] = "dlopen " LIBKMOD_SONAME;
 	X(kmod_module_unref)               \
 	X(kmod_module_unref_list)          \
 	X(kmod_module_probe_insert_module) \
+	X(kmod_module_apply_filter)        \
 	X(kmod_module_remove_module)
 
 static struct {
@@ -109,6 +110,23 @@ int fb_kmod_insert(struct fb_kmod *k, const char *name)
 	r = sym.kmod_module_probe_insert_module(mod, KMOD_PROBE_APPLY_BLACKLIST, NULL,
 						NULL, NULL, NULL);
 	sym.kmod_module_unref(mod);
+	return r;
+}
+
+int fb_kmod_blacklisted(struct fb_kmod *k, const char *name)
+{
+	struct kmod_list *list = NULL, *kept = NULL;
+	int r = sym.kmod_module_new_from_lookup(k->ctx, name, &list);
+
+	if (r < 0)
+		return r;
+	if (!list)
+		return -ENOENT;
+	r = sym.kmod_module_apply_filter(k->ctx, KMOD_FILTER_BLACKLIST, list, &kept);
+	if (r == 0)
+		r = kept == NULL;
+	sym.kmod_module_unref_list(kept);
+	sym.kmod_module_unref_list(list);
 	return r;
 }
 

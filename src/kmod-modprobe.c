@@ -2,6 +2,7 @@
 /* The module seam without libkmod (the static build): modules.alias for
  * the lookup, `modprobe -b` (kmod's or busybox's) to load, /sys/module for
  * the refcount, delete_module(2) to remove.  See kmod.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kernel.h"
 #include "kmod.h"
 #include "log.h"
 #include "macro.h"
@@ -96,6 +98,82 @@ int fb_kmod_insert(struct fb_kmod *k, const char *name)
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return -ENOENT;
 	return -EIO;
+}
+
+/* Module names compare with '-' and '_' alike, as modprobe does. */
+static bool module_name_eq(const char *a, const char *b, size_t blen)
+{
+	size_t i = 0;
+
+	for (; a[i] && i < blen; i++)
+		if (a[i] != b[i] && !(strchr("-_", a[i]) && strchr("-_", b[i])))
+			return false;
+	return !a[i] && i == blen;
+}
+
+/* A "blacklist NAME" line for name in one configuration file. */
+static bool conf_blacklists(const char *path, const char *name)
+{
+	_cleanup_free_ char *line = NULL;
+	size_t cap = 0;
+	bool found = false;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return false;
+	while (!found && getline(&line, &cap, f) > 0) {
+		const char *p = line + strspn(line, " \t");
+		size_t n;
+
+		if (strncmp(p, "blacklist", 9) != 0 || !strchr(" \t", p[9]))
+			continue;
+		p += 9 + strspn(p + 9, " \t");
+		n = strcspn(p, " \t\n#");
+		found = n && module_name_eq(name, p, n);
+	}
+	fclose(f);
+	return found;
+}
+
+int fb_kmod_blacklisted(struct fb_kmod *k, const char *name)
+{
+	static const char *const dirs[] = { "/etc/modprobe.d", "/run/modprobe.d",
+					    "/usr/local/lib/modprobe.d",
+					    "/lib/modprobe.d", "/usr/lib/modprobe.d" };
+	_cleanup_free_ char *cmdline = NULL;
+	char list[1024];
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		struct dirent *de;
+		DIR *d = opendir(dirs[i]);
+
+		while (d && (de = readdir(d))) {
+			char path[4096];
+			size_t n = strlen(de->d_name);
+
+			if (n < 6 || strcmp(de->d_name + n - 5, ".conf") != 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dirs[i], de->d_name);
+			if (conf_blacklists(path, name)) {
+				closedir(d);
+				return 1;
+			}
+		}
+		if (d)
+			closedir(d);
+	}
+	/* modprobe.blacklist=a,b on the kernel command line */
+	cmdline = kernel_cmdline("/proc");
+	if (cmdline &&
+	    kernel_cmdline_value(cmdline, "modprobe.blacklist", list, sizeof(list)))
+		for (const char *p = list; *p;) {
+			size_t n = strcspn(p, ",");
+
+			if (module_name_eq(name, p, n))
+				return 1;
+			p += n + (p[n] == ',');
+		}
+	return 0;
 }
 
 long fb_kmod_refcnt(struct fb_kmod *k, const char *name)

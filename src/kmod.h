@@ -29,6 +29,11 @@ int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn,
  * blacklisted (not loaded), or -errno. */
 int fb_kmod_insert(struct fb_kmod *k, const char *name);
 
+/* Is name kept out by a "blacklist NAME" line of the modprobe
+ * configuration (or modprobe.blacklist= on the kernel command line)?
+ * 1 yes, 0 no, or -errno. */
+int fb_kmod_blacklisted(struct fb_kmod *k, const char *name);
+
 /* Refcount of a loaded module, or -errno (-ENOENT: not loaded). */
 long fb_kmod_refcnt(struct fb_kmod *k, const char *name);
 

@@ -16,6 +16,14 @@
 #define MAX3(a, b, c) MAX(MAX(a, b), c)
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Hand over what p points to and forget it: `*out = TAKE_PTR(buf);`. */
+#define TAKE_PTR(p)                     \
+	({                              \
+		typeof(p) _taken = (p); \
+		(p) = NULL;             \
+		_taken;                 \
+	})
+
 static inline void freep(void *p)
 {
 	free(*(void **)p);

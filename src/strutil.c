@@ -231,3 +231,12 @@ void strv_free(char **v, size_t n)
 		free(v[i]);
 	free(v);
 }
+
+char *fb_strip_newlines_dup(const char *v)
+{
+	size_t n = strlen(v);
+
+	while (n && (v[n - 1] == '\n' || v[n - 1] == '\r'))
+		n--;
+	return strndup(v, n);
+}

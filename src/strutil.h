@@ -10,6 +10,8 @@
  * become \n, \t, \xNN; valid UTF-8 stays.  Truncated to at most max input
  * bytes ("..." appended).  Returns a malloc'd string or NULL. */
 char *str_escape(const char *s, size_t max);
+/* A copy of v without its trailing '\n' and '\r' (what libudev strips). */
+char *fb_strip_newlines_dup(const char *v);
 /* strdup that accepts NULL. */
 char *strdup_or_null(const char *s);
 /* Last path component of a symlink's target, or NULL. */

@@ -75,5 +75,3 @@ void fb_parents_free(struct fb_parent *parents, size_t n);
 /* The value of KEY= in uevent text ("KEY=VALUE\n" lines): a malloc'd
  * copy, or NULL when absent (or ENOMEM). */
 char *fb_uevent_text_value(const char *uevent, const char *key);
-/* A copy of v without its trailing '\n' and '\r' (what libudev strips). */
-char *fb_strip_newlines_dup(const char *v);

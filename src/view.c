@@ -43,6 +43,14 @@ void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *de
 		    dev->name, strerror(-r));
 }
 
+void fb_view_join_display(struct fb_view *v, const struct drm_list *drm)
+{
+	char id[sizeof(v->hw.fix.id) + 1];
+
+	v->card = drm ? drm_card_of_fb(drm, v->dev) : NULL;
+	v->kind = fb_kind_of(v->dev, fb_view_id(v, id, sizeof(id)), v->card);
+}
+
 const char *fb_view_id(const struct fb_view *v, char *buf, size_t len)
 {
 	if (v->hw.valid) {

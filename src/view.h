@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "display.h"
 #include "fbclass.h"
 #include "fbinfo_ioctl.h"
 
@@ -16,12 +17,19 @@ struct fb_view {
 	bool has_sys_bpp, has_sys_stride, has_sys_virt;
 	struct fb_sysfs_mode sys_mode;
 	bool has_sys_mode;
+	/* the display side, after fb_view_join_display() */
+	const struct drm_card *card; /* NULL: no DRM card drives it */
+	enum fb_kind kind;
 };
 
 /* Inspect the node and query the hardware; says on stderr why values come
  * from sysfs only. */
 void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *devdir,
 		  bool allow_private);
+
+/* Find the framebuffer's DRM card in drm (NULL: none scanned) and tell its
+ * kind.  After fb_view_load(): the kind needs fix.id. */
+void fb_view_join_display(struct fb_view *v, const struct drm_list *drm);
 
 /* The device's identification: fix.id from the ioctl, else sysfs "name". */
 const char *fb_view_id(const struct fb_view *v, char *buf, size_t len);

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* fbclassctl doctor: a verdict per check, its evidence and the fix. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "doctor.h"
+#include "json-util.h"
+#include "log.h"
+
+static void doctor_usage(void)
+{
+	printf("Usage: fbclassctl doctor [options] [fbN|cardN]\n"
+	       "\n"
+	       "Check framebuffers, DRM cards, their drivers, nodes and monitors, and say\n"
+	       "what is wrong, the evidence, and the fix: why there is no /dev/fb0, a\n"
+	       "firmware framebuffer whose native driver is not loaded, a missing node,\n"
+	       "a node you cannot open, fbcon, holders, and connectors without a monitor.\n"
+	       "Exit status 0 when nothing is wrong, 1 when something is.\n"
+	       "\n"
+	       "Options:\n"
+	       "  -J, --json        JSON output\n"
+	       "      --dev DIR     device directory (default /dev)\n"
+	       "      --proc DIR    process directory, cmdline, config.gz (default /proc)\n"
+	       "      --boot DIR    where config-RELEASE is (default /boot)\n"
+	       "  -h, --help        show this help\n");
+}
+
+struct doctor_cli {
+	struct doctor_opts o;
+	bool json, help;
+};
+
+/* 0, or -EINVAL for a usage error (said). */
+static int doctor_parse_args(int argc, char *argv[], struct doctor_cli *cli)
+{
+	enum { OPT_DEV = 0x100, OPT_PROC, OPT_BOOT };
+	static const struct option options[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "dev", required_argument, NULL, OPT_DEV },
+		{ "proc", required_argument, NULL, OPT_PROC },
+		{ "boot", required_argument, NULL, OPT_BOOT },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int c;
+
+	cli->o = (struct doctor_opts){ .devdir = "/dev",
+				       .proc_dir = "/proc",
+				       .boot_dir = "/boot" };
+	while ((c = getopt_long(argc, argv, "Jh", options, NULL)) != -1) {
+		switch (c) {
+		case 'J':
+			cli->json = true;
+			break;
+		case OPT_DEV:
+			cli->o.devdir = optarg;
+			break;
+		case OPT_PROC:
+			cli->o.proc_dir = optarg;
+			break;
+		case OPT_BOOT:
+			cli->o.boot_dir = optarg;
+			break;
+		case 'h':
+			cli->help = true;
+			return 0;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind + 1 < argc) {
+		ERR("doctor: one device at a time (fbN or cardN)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The subject named on the command line: a framebuffer by any of its
+ * names, or a card.  0, or -ENODEV (said). */
+static int doctor_subject(const char *arg, const struct fb_device_list *fbs,
+			  const struct drm_list *drm, const char **only)
+{
+	const struct fb_device *d = fb_device_list_find(fbs, arg);
+
+	if (d) {
+		*only = d->name;
+		return 0;
+	}
+	for (size_t i = 0; i < drm->n; i++)
+		if (strcmp(drm->cards[i].name, arg) == 0) {
+			*only = drm->cards[i].name;
+			return 0;
+		}
+	ERR("%s: no such framebuffer or DRM card", arg);
+	return -ENODEV;
+}
+
+static void print_text(const struct doctor_report *rep)
+{
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct doctor_finding *f = &rep->findings[i];
+
+		printf("%-8s %-8s %-14s %s\n", doctor_verdict_name(f->verdict),
+		       f->subject, f->check, f->summary);
+		for (size_t j = 0; j < f->n_evidence; j++)
+			printf("         evidence: %s\n", f->evidence[j]);
+		for (size_t j = 0; j < f->n_fixes; j++)
+			printf("         fix: %s\n", f->fixes[j]);
+	}
+}
+
+static struct json_object *json_strings(char *const *v, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_string_safe(v[i]));
+	return a;
+}
+
+static int print_json(const struct doctor_report *rep)
+{
+	struct json_object *doc = json_object_new_object();
+	struct json_object *arr = json_object_new_array();
+	size_t problems = 0;
+	int r;
+
+	for (size_t i = 0; i < rep->n; i++) {
+		const struct doctor_finding *f = &rep->findings[i];
+		struct json_object *o = json_object_new_object();
+
+		problems += f->verdict == DOCTOR_PROBLEM;
+		json_add_string(o, "verdict",
+				f->verdict == DOCTOR_PROBLEM
+					? "problem"
+					: doctor_verdict_name(f->verdict));
+		json_add_string(o, "subject", f->subject);
+		json_add_string(o, "check", f->check);
+		json_add_string(o, "summary", f->summary);
+		json_object_object_add(o, "evidence",
+				       json_strings(f->evidence, f->n_evidence));
+		json_object_object_add(o, "fix", json_strings(f->fixes, f->n_fixes));
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(doc, "findings", arr);
+	json_add_uint(doc, "problems", problems);
+	r = json_print(doc);
+	json_object_put(doc);
+	return r;
+}
+
+static int do_doctor(int argc, char *argv[])
+{
+	struct doctor_cli cli = {};
+	struct fb_device_list fbs = {};
+	struct drm_list drm = {};
+	struct doctor_report rep = {};
+	int r, ret = FB_EXIT_ERROR;
+
+	if (doctor_parse_args(argc, argv, &cli) < 0)
+		return fb_usage_error("doctor");
+	if (cli.help) {
+		doctor_usage();
+		return FB_EXIT_OK;
+	}
+	if (fb_cmd_scan(&fbs, FB_SCAN_NODE, false) < 0)
+		return FB_EXIT_ERROR;
+	r = drm_scan(&drm);
+	if (r < 0) {
+		log_errno(r, "cannot scan /sys/class/drm: %m");
+		goto finish;
+	}
+	if (optind < argc && doctor_subject(argv[optind], &fbs, &drm, &cli.o.only) < 0)
+		goto finish;
+	r = doctor_run(&cli.o, &fbs, &drm, &rep);
+	if (r < 0) {
+		log_errno(r, "doctor: %m");
+		goto finish;
+	}
+	if (cli.json)
+		r = print_json(&rep);
+	else
+		print_text(&rep);
+	ret = r < 0 || doctor_report_has_problem(&rep) ? FB_EXIT_ERROR : FB_EXIT_OK;
+finish:
+	doctor_report_free(&rep);
+	drm_list_free(&drm);
+	fb_device_list_free(&fbs);
+	return ret;
+}
+
+const struct fb_cmd fb_cmd_doctor = {
+	.name = "doctor",
+	.cmd = do_doctor,
+	.help = "say what is wrong with framebuffers and displays, and the fix",
+};
