@@ -184,8 +184,26 @@ static int path_prepend(char **path, const char *prefix, const char *name)
 	return 0;
 }
 
+/* The ancestors past i that are of the same subsystem as chain[i]: udev's
+ * skip_subsystem() names only the nearest of a run (a GPU behind a PCI
+ * bridge is "pci-0000:01:00.0", not the bridge too). */
+static size_t skip_same_subsystem(const struct fb_path_elem *chain, size_t n, size_t i)
+{
+	while (i + 1 < n && streq_ptr(chain[i + 1].subsystem, chain[i].subsystem))
+		i++;
+	return i;
+}
+
 char *fb_path_id_build(const struct fb_path_elem *chain, size_t n)
 {
+	static const struct {
+		const char *subsystem, *prefix;
+	} named[] = {
+		{ "pci", "pci-" },
+		{ "platform", "platform-" },
+		{ "acpi", "acpi-" },
+		{ "xen", "xen-" },
+	};
 	char *path = NULL;
 	bool supported = false;
 	int r = 0;
@@ -193,29 +211,36 @@ char *fb_path_id_build(const struct fb_path_elem *chain, size_t n)
 	for (size_t i = 0; i < n && r == 0; i++) {
 		const char *subsys = chain[i].subsystem;
 		const char *name = chain[i].sysname;
+		const char *dot;
 
 		if (!subsys || !name || !*name)
 			continue;
-		if (strcmp(subsys, "pci") == 0) {
-			r = path_prepend(&path, "pci-", name);
-			supported = true;
-		} else if (strcmp(subsys, "platform") == 0) {
-			r = path_prepend(&path, "platform-", name);
-			supported = true;
-		} else if (strcmp(subsys, "acpi") == 0) {
-			r = path_prepend(&path, "acpi-", name);
-			supported = true;
+		for (size_t k = 0; k < ARRAY_SIZE(named); k++)
+			if (strcmp(subsys, named[k].subsystem) == 0) {
+				r = path_prepend(&path, named[k].prefix, name);
+				supported = true;
+				i = skip_same_subsystem(chain, n, i);
+				break;
+			}
+		if (strcmp(subsys, "virtio") == 0) {
+			/* a transport: named by what it sits on */
+			i = skip_same_subsystem(chain, n, i);
 		} else if (strcmp(subsys, "usb") == 0) {
 			/* "1-1.2:1.0" → "usb-0:1.2:1.0"; the hub chain above the
-			 * first port-named device adds nothing, as in udev. */
+			 * first port-named device adds nothing, as in udev.  A
+			 * root hub ("usb1") names no port. */
 			const char *port = strchr(name, '-');
 
 			if (!port || !port[1])
 				continue;
 			r = path_prepend(&path, "usb-0:", port + 1);
 			supported = true;
-			while (i + 1 < n && streq_ptr(chain[i + 1].subsystem, "usb"))
-				i++;
+			i = skip_same_subsystem(chain, n, i);
+		} else if (strcmp(subsys, "spi") == 0 && (dot = strrchr(name, '.')) &&
+			   dot[1]) {
+			/* Beyond udev, which names every panel on one SPI
+			 * controller alike: "spi0.1" adds its chip select. */
+			r = path_prepend(&path, "cs-", dot + 1);
 		}
 	}
 	if (r < 0 || !supported) {

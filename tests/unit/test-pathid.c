@@ -31,9 +31,23 @@ int main(void)
 	CHECK("pci-0000:00:14.0-usb-0:1.2:1.0", { "usb", "1-1.2:1.0" },
 	      { "usb", "1-1.2" }, { "usb", "1-1" }, { "usb", "usb1" },
 	      { "pci", "0000:00:14.0" }, { NULL, "pci0000:00" });
-	/* A device behind a PCI bridge: both PCI functions, outermost first. */
-	CHECK("pci-0000:00:1c.0-pci-0000:01:00.0", { "pci", "0000:01:00.0" },
-	      { "pci", "0000:00:1c.0" });
+	/* A device behind a PCI bridge: udev names the nearest PCI function of
+	 * a run only (skip_subsystem), as /dev/disk/by-path shows for NVMe. */
+	CHECK("pci-0000:01:00.0", { "pci", "0000:01:00.0" }, { "pci", "0000:00:1c.0" },
+	      { NULL, "pci0000:00" });
+	/* xen-fbfront on /devices/vfb-0 */
+	CHECK("xen-vfb-0", { "xen", "vfb-0" });
+	/* fbtft panels on one SPI controller: the chip select tells them apart */
+	CHECK("platform-3f204000.spi-cs-0", { "spi", "spi0.0" }, { NULL, "spi0" },
+	      { "platform", "3f204000.spi" }, { "platform", "soc" },
+	      { NULL, "platform" });
+	CHECK("platform-3f204000.spi-cs-1", { "spi", "spi0.1" }, { NULL, "spi0" },
+	      { "platform", "3f204000.spi" });
+	/* a run of platform devices: the nearest only */
+	CHECK("platform-3f204000.spi", { "platform", "3f204000.spi" },
+	      { "platform", "soc" });
+	/* virtio-gpu: a transport, named by its PCI function */
+	CHECK("pci-0000:00:04.0", { "virtio", "virtio2" }, { "pci", "0000:00:04.0" });
 	/* A root hub alone names no port. */
 	CHECK("pci-0000:00:14.0", { "usb", "usb1" }, { "pci", "0000:00:14.0" });
 	CHECK("acpi-PNP0A03:00", { "acpi", "PNP0A03:00" });
