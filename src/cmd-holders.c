@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "display.h"
 #include "holders.h"
 #include "json-util.h"
 #include "log.h"
@@ -22,6 +23,8 @@ static void holders_usage(void)
 	       "List the processes that hold framebuffers open or mapped\n"
 	       "(from /proc/PID/fd and /proc/PID/maps), and fbcon when it is bound.\n"
 	       "DEVICE is fb0, 0, /dev/fb0 or /sys/class/graphics/fb0; default: all.\n"
+	       "DEVICE cardN is a DRM card: its node, its render node, and the DRM master\n"
+	       "(from debugfs, where it is mounted).\n"
 	       "\n"
 	       "Options:\n"
 	       "  -J, --json        JSON output\n"
@@ -54,48 +57,24 @@ static void kernel_user_load(struct kernel_user *k, const struct fb_fbcon_state 
 	}
 }
 
-static void print_human(const struct fb_device *dev, size_t t,
-			const struct fb_holder_list *hl, const struct kernel_user *k,
-			const struct fb_fbcon_state *st)
+static void print_holders_of(const struct fb_holder_list *hl, size_t t)
 {
-	size_t n = fb_holders_count(hl, t);
 	char how[512];
 
-	printf("%s (%u:%u): ", dev->name, major(dev->devnum), minor(dev->devnum));
-	if (!n && !k->fbcon) {
-		printf("no holders\n");
-		return;
-	}
-	printf("%zu process%s%s\n", n, n == 1 ? "" : "es", k->fbcon ? ", fbcon" : "");
 	for (size_t i = 0; i < hl->n; i++) {
 		const struct fb_holder *h = &hl->holders[i];
 
-		if (h->target != t)
-			continue;
-		printf("    pid %-7d %-16s %s\n", (int)h->pid, h->comm,
-		       fb_holder_describe(h, how, sizeof(how)));
+		if (h->target == t)
+			printf("    pid %-7d %-16s %s\n", (int)h->pid, h->comm,
+			       fb_holder_describe(h, how, sizeof(how)));
 	}
-	if (k->fbcon && !k->map_error)
-		printf("    kernel      %-16s %s bound, consoles %u-%u\n", "fbcon",
-		       st->vtcon, k->first, k->last);
-	else if (k->fbcon)
-		printf("    kernel      %-16s %s bound, console map unknown (%s)\n",
-		       "fbcon", st->vtcon, strerror(-k->map_error));
 }
 
-static struct json_object *json_device(const struct fb_device *dev, size_t t,
-				       const struct fb_holder_list *hl,
-				       const struct kernel_user *k,
-				       const struct fb_fbcon_state *st)
+static struct json_object *json_processes(const struct fb_holder_list *hl, size_t t)
 {
-	struct json_object *o = json_object_new_object(),
-			   *procs = json_object_new_array();
-	struct json_object *kern = json_object_new_array();
+	struct json_object *procs = json_object_new_array();
 	char buf[512];
 
-	json_add_string(o, "name", dev->name);
-	snprintf(buf, sizeof(buf), "%u:%u", major(dev->devnum), minor(dev->devnum));
-	json_add_string(o, "maj:min", buf);
 	for (size_t i = 0; i < hl->n; i++) {
 		const struct fb_holder *h = &hl->holders[i];
 		struct json_object *p, *fds;
@@ -114,7 +93,43 @@ static struct json_object *json_device(const struct fb_device *dev, size_t t,
 		json_add_string(p, "how", fb_holder_describe(h, buf, sizeof(buf)));
 		json_object_array_add(procs, p);
 	}
-	json_object_object_add(o, "processes", procs);
+	return procs;
+}
+
+static void print_human(const struct fb_device *dev, size_t t,
+			const struct fb_holder_list *hl, const struct kernel_user *k,
+			const struct fb_fbcon_state *st)
+{
+	size_t n = fb_holders_count(hl, t);
+
+	printf("%s (%u:%u): ", dev->name, major(dev->devnum), minor(dev->devnum));
+	if (!n && !k->fbcon) {
+		printf("no holders\n");
+		return;
+	}
+	printf("%zu process%s%s\n", n, n == 1 ? "" : "es", k->fbcon ? ", fbcon" : "");
+	print_holders_of(hl, t);
+	if (k->fbcon && !k->map_error)
+		printf("    kernel      %-16s %s bound, consoles %u-%u\n", "fbcon",
+		       st->vtcon, k->first, k->last);
+	else if (k->fbcon)
+		printf("    kernel      %-16s %s bound, console map unknown (%s)\n",
+		       "fbcon", st->vtcon, strerror(-k->map_error));
+}
+
+static struct json_object *json_device(const struct fb_device *dev, size_t t,
+				       const struct fb_holder_list *hl,
+				       const struct kernel_user *k,
+				       const struct fb_fbcon_state *st)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *kern = json_object_new_array();
+	char buf[512];
+
+	json_add_string(o, "name", dev->name);
+	snprintf(buf, sizeof(buf), "%u:%u", major(dev->devnum), minor(dev->devnum));
+	json_add_string(o, "maj:min", buf);
+	json_object_object_add(o, "processes", json_processes(hl, t));
 	if (k->fbcon) {
 		struct json_object *u = json_object_new_object();
 
@@ -173,20 +188,49 @@ static int holders_parse_args(int argc, char *argv[], struct holders_opts *o)
 	return 0;
 }
 
+/* What was named: framebuffers, and DRM cards (cardN: its node and its
+ * render node).  The holder targets are the framebuffers first, then two
+ * per card. */
+struct holders_sel {
+	const struct fb_device **fbs;
+	size_t n_fbs;
+	const struct drm_card **cards;
+	size_t n_cards;
+};
+
+static size_t card_target(const struct holders_sel *s, size_t card, bool render)
+{
+	return s->n_fbs + 2 * card + render;
+}
+
 /* The processes holding the chosen devices, and fbcon.  0 or -errno
  * (said). */
-static int holders_scan(const struct holders_opts *o, const struct fb_device **sel,
-			size_t nsel, struct fb_holder_list *hl, struct fb_fbcon_state *st)
+static int holders_scan(const struct holders_opts *o, const struct holders_sel *s,
+			struct fb_holder_list *hl, struct fb_fbcon_state *st)
 {
-	_cleanup_free_ struct fb_holder_target *targets =
-		calloc(nsel + 1, sizeof(*targets));
+	size_t n = s->n_fbs + 2 * s->n_cards;
+	_cleanup_free_ struct fb_holder_target *targets = calloc(n + 1, sizeof(*targets));
 	int r;
 
 	if (!targets)
 		return log_errno(-ENOMEM, "holders: %m");
-	for (size_t i = 0; i < nsel; i++)
-		fb_holder_target_init(&targets[i], sel[i], o->devdir);
-	r = fb_holders_scan(o->procdir, targets, nsel, hl);
+	for (size_t i = 0; i < s->n_fbs; i++)
+		fb_holder_target_init(&targets[i], s->fbs[i], o->devdir);
+	for (size_t i = 0; i < s->n_cards; i++) {
+		const struct drm_card *c = s->cards[i];
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/dri/%s", o->devdir, c->name);
+		fb_holder_target_chrdev(&targets[card_target(s, i, false)], c->name,
+					c->devnum, path);
+		snprintf(path, sizeof(path), "%s/dri/%s", o->devdir,
+			 c->render ? c->render : "-");
+		/* no render node: a target no process can hold */
+		fb_holder_target_chrdev(&targets[card_target(s, i, true)],
+					c->render ? c->render : "-",
+					c->render ? c->render_devnum : 0, path);
+	}
+	r = fb_holders_scan(o->procdir, targets, n, hl);
 	if (r < 0)
 		return log_errno(r, "%s: cannot scan processes: %m", o->procdir);
 	r = fb_fbcon_read("/sys", st);
@@ -198,12 +242,103 @@ static int holders_scan(const struct holders_opts *o, const struct fb_device **s
 	return 0;
 }
 
-/* One entry per device, as text or as JSON.  0 or -errno. */
-static int holders_print(const struct holders_opts *o, const struct fb_device **sel,
-			 size_t nsel, const struct fb_holder_list *hl,
-			 const struct fb_fbcon_state *st)
+/* The DRM master of a card, from debugfs: 0 and *master (NULL: none), or
+ * -errno when it cannot be told. */
+static int card_master(const struct drm_card *c, struct drm_client *master)
 {
-	struct json_object *doc = NULL, *arr = NULL;
+	_cleanup_free_ struct drm_client *v = NULL;
+	size_t n = 0;
+	int r = drm_clients_read("/sys/kernel/debug", minor(c->devnum), &v, &n);
+
+	memset(master, 0, sizeof(*master));
+	for (size_t i = 0; r == 0 && i < n; i++)
+		if (v[i].master)
+			*master = v[i];
+	return r;
+}
+
+static void print_card(const struct holders_sel *s, size_t i,
+		       const struct fb_holder_list *hl)
+{
+	const struct drm_card *c = s->cards[i];
+	struct drm_client master;
+	int r = card_master(c, &master);
+
+	for (int render = 0; render < 2; render++) {
+		size_t t = card_target(s, i, render);
+		size_t n = fb_holders_count(hl, t);
+		dev_t rdev = render ? c->render_devnum : c->devnum;
+
+		if (render && !c->render)
+			break;
+		printf("%s%s (%u:%u): ", render ? "  " : "", render ? c->render : c->name,
+		       major(rdev), minor(rdev));
+		if (n)
+			printf("%zu process%s\n", n, n == 1 ? "" : "es");
+		else
+			printf("no holders\n");
+		print_holders_of(hl, t);
+	}
+	if (r < 0)
+		printf("  DRM master: cannot tell (/sys/kernel/debug/dri/%u/clients: %s%s)\n",
+		       minor(c->devnum), strerror(-r),
+		       r == -ENOENT ? "; debugfs mounted, as root, tells" : "");
+	else if (master.pid)
+		printf("  DRM master: pid %d (%s)\n", (int)master.pid, master.command);
+	else
+		printf("  DRM master: none\n");
+}
+
+static struct json_object *json_card(const struct holders_sel *s, size_t i,
+				     const struct fb_holder_list *hl)
+{
+	const struct drm_card *c = s->cards[i];
+	struct json_object *o = json_object_new_object();
+	struct drm_client master;
+	int r = card_master(c, &master);
+	char buf[64];
+
+	json_add_string(o, "name", c->name);
+	snprintf(buf, sizeof(buf), "%u:%u", major(c->devnum), minor(c->devnum));
+	json_add_string(o, "maj:min", buf);
+	json_object_object_add(o, "processes",
+			       json_processes(hl, card_target(s, i, false)));
+	if (c->render) {
+		struct json_object *ro = json_object_new_object();
+
+		json_add_string(ro, "name", c->render);
+		snprintf(buf, sizeof(buf), "%u:%u", major(c->render_devnum),
+			 minor(c->render_devnum));
+		json_add_string(ro, "maj:min", buf);
+		json_object_object_add(ro, "processes",
+				       json_processes(hl, card_target(s, i, true)));
+		json_object_object_add(o, "render", ro);
+	} else {
+		json_object_object_add(o, "render", NULL);
+	}
+	if (r < 0) {
+		struct json_object *m = json_object_new_object();
+
+		snprintf(buf, sizeof(buf), "%s", strerror(-r));
+		json_add_string(m, "error", buf);
+		json_object_object_add(o, "master", m);
+	} else if (master.pid) {
+		struct json_object *m = json_object_new_object();
+
+		json_add_uint(m, "pid", (uint64_t)master.pid);
+		json_add_string(m, "comm", master.command);
+		json_object_object_add(o, "master", m);
+	} else {
+		json_object_object_add(o, "master", NULL);
+	}
+	return o;
+}
+
+/* One entry per device, as text or as JSON.  0 or -errno. */
+static int holders_print(const struct holders_opts *o, const struct holders_sel *s,
+			 const struct fb_holder_list *hl, const struct fb_fbcon_state *st)
+{
+	struct json_object *doc = NULL, *arr = NULL, *cards = NULL;
 	int r = 0;
 
 	if (o->json) {
@@ -212,15 +347,25 @@ static int holders_print(const struct holders_opts *o, const struct fb_device **
 		json_object_object_add(doc, "framebuffers", arr);
 		json_add_uint(doc, "processes_scanned", hl->n_processes);
 		json_add_uint(doc, "processes_uninspectable", hl->n_uninspectable);
+		if (s->n_cards) {
+			cards = json_object_new_array();
+			json_object_object_add(doc, "cards", cards);
+		}
 	}
-	for (size_t i = 0; i < nsel; i++) {
+	for (size_t i = 0; i < s->n_fbs; i++) {
 		struct kernel_user k;
 
-		kernel_user_load(&k, st, sel[i], o->devdir);
+		kernel_user_load(&k, st, s->fbs[i], o->devdir);
 		if (o->json)
-			json_object_array_add(arr, json_device(sel[i], i, hl, &k, st));
+			json_object_array_add(arr, json_device(s->fbs[i], i, hl, &k, st));
 		else
-			print_human(sel[i], i, hl, &k, st);
+			print_human(s->fbs[i], i, hl, &k, st);
+	}
+	for (size_t i = 0; i < s->n_cards; i++) {
+		if (o->json)
+			json_object_array_add(cards, json_card(s, i, hl));
+		else
+			print_card(s, i, hl);
 	}
 	if (hl->n_uninspectable)
 		WRN("%zu of %zu processes could not be inspected (permission denied, first pid %d): their holds are unknown%s",
@@ -232,14 +377,41 @@ static int holders_print(const struct holders_opts *o, const struct fb_device **
 	return r;
 }
 
+/* The cardN arguments go to the cards, the others to the framebuffers:
+ * argv is reordered, framebuffers first.  0 or -errno (said). */
+static int holders_select(int argc, char *argv[], const struct fb_device_list *list,
+			  const struct drm_list *drm, struct holders_sel *s)
+{
+	int n_fb = 0, r = 0;
+
+	s->cards = calloc((size_t)argc + 1, sizeof(*s->cards));
+	if (!s->cards)
+		return log_errno(-ENOMEM, "holders: %m");
+	for (int i = 0; i < argc; i++) {
+		const struct drm_card *c = NULL;
+
+		for (size_t k = 0; k < drm->n && !c; k++)
+			if (strcmp(drm->cards[k].name, argv[i]) == 0)
+				c = &drm->cards[k];
+		if (c)
+			s->cards[s->n_cards++] = c;
+		else
+			argv[n_fb++] = argv[i];
+	}
+	/* only cards named: no framebuffer */
+	if (n_fb || !s->n_cards)
+		r = fb_cmd_select(list, n_fb, argv, &s->fbs, &s->n_fbs);
+	return r;
+}
+
 static int do_holders(int argc, char *argv[])
 {
 	struct holders_opts o;
 	struct fb_device_list list = {};
-	const struct fb_device **sel = NULL;
+	struct drm_list drm = {};
+	struct holders_sel sel = {};
 	struct fb_holder_list hl = {};
 	struct fb_fbcon_state st = {};
-	size_t nsel = 0;
 	int r, ret;
 
 	if (holders_parse_args(argc, argv, &o) < 0)
@@ -250,13 +422,23 @@ static int do_holders(int argc, char *argv[])
 	}
 	if (fb_cmd_scan(&list, FB_SCAN_NODE, !o.json && optind == argc) < 0)
 		return FB_EXIT_ERROR;
-	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);
+	/* cards only when one is named: their scan reads /sys/class/drm */
+	r = 0;
+	for (int i = optind; i < argc && r == 0; i++)
+		if (strncmp(argv[i], "card", 4) == 0 && !drm.n)
+			r = drm_scan(&drm);
+	if (r < 0)
+		log_errno(r, "cannot scan /sys/class/drm: %m");
+	else
+		r = holders_select(argc - optind, argv + optind, &list, &drm, &sel);
 	ret = fb_exit_code(r);
-	if (r != -ENOMEM && (holders_scan(&o, sel, nsel, &hl, &st) < 0 ||
-			     holders_print(&o, sel, nsel, &hl, &st) < 0))
+	if (r != -ENOMEM && (holders_scan(&o, &sel, &hl, &st) < 0 ||
+			     holders_print(&o, &sel, &hl, &st) < 0))
 		ret = FB_EXIT_ERROR;
 	fb_holder_list_free(&hl);
-	free(sel);
+	free(sel.fbs);
+	free(sel.cards);
+	drm_list_free(&drm);
 	fb_device_list_free(&list);
 	return ret;
 }

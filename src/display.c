@@ -496,8 +496,13 @@ static int add_render(struct drm_list *list, struct fb_sysfs_dev *sd)
 
 		if (!c->render && c->n_parents &&
 		    strcmp(c->parents[0].syspath, parents[0].syspath) == 0) {
+			_cleanup_free_ char *dev = NULL;
+
 			c->render = strdup(fb_sysfs_dev_sysname(sd));
-			r = c->render ? 0 : -ENOMEM;
+			r = c->render ? read_text(sd, "dev", &dev) : -ENOMEM;
+			if (r == 0 &&
+			    (!dev || fb_parse_devnum(dev, &c->render_devnum) < 0))
+				c->render_devnum = 0;
 			break;
 		}
 	}

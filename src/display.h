@@ -50,6 +50,7 @@ struct drm_card {
 	struct fb_parent *parents; /* parents[0]: the device it drives */
 	size_t n_parents;
 	char *render; /* "renderD128" on the same device; NULL when none */
+	dev_t render_devnum; /* 226:128; 0 when unknown */
 	struct drm_connector *connectors; /* sorted by name */
 	size_t n_connectors;
 };

@@ -120,22 +120,89 @@ bool fb_vtcon_name_is_fbcon(const char *name)
 
 /* ---- targets ---- */
 
-void fb_holder_target_init(struct fb_holder_target *t, const struct fb_device *dev,
-			   const char *devdir)
+void fb_holder_target_chrdev(struct fb_holder_target *t, const char *name, dev_t rdev,
+			     const char *node_path)
 {
-	struct fb_hw_node node;
 	struct stat st;
 
 	memset(t, 0, sizeof(*t));
-	t->name = dev->name;
-	t->rdev = dev->devnum;
-	fb_hw_node_inspect(dev, devdir, &node);
-	if (node.state == FB_HW_NODE_OK && lstat(node.path, &st) == 0 &&
-	    S_ISCHR(st.st_mode) && st.st_rdev == dev->devnum) {
+	t->name = name;
+	t->rdev = rdev;
+	if (lstat(node_path, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == rdev) {
 		t->has_node = true;
 		t->node_dev = st.st_dev;
 		t->node_ino = st.st_ino;
 	}
+}
+
+void fb_holder_target_init(struct fb_holder_target *t, const struct fb_device *dev,
+			   const char *devdir)
+{
+	struct fb_hw_node node;
+
+	fb_hw_node_inspect(dev, devdir, &node);
+	fb_holder_target_chrdev(t, dev->name, dev->devnum, node.path);
+}
+
+int drm_client_parse_line(const char *line, struct drm_client *c)
+{
+	char command[64], master, auth;
+	unsigned long long pid, dev, uid, magic;
+	int n = -1;
+
+	memset(c, 0, sizeof(*c));
+	/* "   Xorg   919   0   y    y     0          0" */
+	if (sscanf(line, " %63s %llu %llu %c %c %llu %llu %n", command, &pid, &dev,
+		   &master, &auth, &uid, &magic, &n) != 7 ||
+	    n < 0 || line[n] || pid == 0 || pid > INT32_MAX || uid > UINT32_MAX ||
+	    !strchr("yn", master) || !strchr("yn", auth))
+		return -EINVAL;
+	snprintf(c->command, sizeof(c->command), "%.*s", (int)sizeof(c->command) - 1,
+		 command);
+	c->pid = (pid_t)pid;
+	c->master = master == 'y';
+	c->authenticated = auth == 'y';
+	c->uid = (unsigned)uid;
+	return 0;
+}
+
+int drm_clients_read(const char *debugfs, unsigned minor, struct drm_client **v, size_t *n)
+{
+	_cleanup_free_ char *line = NULL;
+	char path[512];
+	size_t cap = 0, lcap = 0;
+	FILE *f;
+
+	*v = NULL;
+	*n = 0;
+	snprintf(path, sizeof(path), "%s/dri/%u/clients", debugfs, minor);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &lcap, f) > 0) {
+		struct drm_client c;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (drm_client_parse_line(line, &c) < 0)
+			continue; /* the heading, or a layout of another kernel */
+		if (*n == cap) {
+			struct drm_client *nv;
+
+			cap = cap ? cap * 2 : 8;
+			nv = realloc(*v, cap * sizeof(*nv));
+			if (!nv) {
+				fclose(f);
+				free(*v);
+				*v = NULL;
+				*n = 0;
+				return -ENOMEM;
+			}
+			*v = nv;
+		}
+		(*v)[(*n)++] = c;
+	}
+	fclose(f);
+	return 0;
 }
 
 /* ---- the scan ---- */

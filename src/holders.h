@@ -68,6 +68,28 @@ char *fb_holder_describe(const struct fb_holder *h, char *buf, size_t len);
 /* Fill a target from a scanned device and the node under devdir. */
 void fb_holder_target_init(struct fb_holder_target *t, const struct fb_device *dev,
 			   const char *devdir);
+/* The same for any character device: name, rdev, and its node's path
+ * (used when that is the right node). */
+void fb_holder_target_chrdev(struct fb_holder_target *t, const char *name, dev_t rdev,
+			     const char *node_path);
+
+/* ---- DRM master: /sys/kernel/debug/dri/MINOR/clients ---- */
+
+/* One line of the clients file ("command tgid dev master a uid magic"). */
+struct drm_client {
+	char command[32];
+	pid_t pid;
+	bool master;
+	bool authenticated;
+	unsigned uid;
+};
+/* Pure.  One line; the heading is not a client.  0, or -EINVAL. */
+int drm_client_parse_line(const char *line, struct drm_client *c);
+/* The clients of DRM minor minor, under debugfs (normally
+ * /sys/kernel/debug).  0, or -errno: -ENOENT when debugfs is not mounted
+ * there or the card has no such file, -EACCES when it is not readable. */
+int drm_clients_read(const char *debugfs, unsigned minor, struct drm_client **v,
+		     size_t *n);
 
 /* ---- kernel users ---- */
 

@@ -323,8 +323,46 @@ static void test_fake_proc(void)
 	ASSERT_INT_EQ(system(p), 0);
 }
 
+/* /sys/kernel/debug/dri/N/clients, as 6.1 and 6.12 print it. */
+static void test_drm_clients(void)
+{
+	struct drm_client c;
+
+	ASSERT_INT_EQ(drm_client_parse_line(
+			      "             command  tgid dev master a   uid      magic",
+			      &c),
+		      -EINVAL);
+	ASSERT_INT_EQ(drm_client_parse_line(
+			      "                Xorg   919   0   y    y     0          0",
+			      &c),
+		      0);
+	ASSERT_STR_EQ(c.command, "Xorg");
+	ASSERT_INT_EQ(c.pid, 919);
+	ASSERT_TRUE(c.master && c.authenticated);
+	ASSERT_INT_EQ(c.uid, 0);
+	ASSERT_INT_EQ(drm_client_parse_line(
+			      "        weston  1200 128   n    n  1000          0", &c),
+		      0);
+	ASSERT_TRUE(!c.master && !c.authenticated);
+	ASSERT_INT_EQ(c.uid, 1000);
+	/* a name longer than the field is cut, not overflowed */
+	ASSERT_INT_EQ(
+		drm_client_parse_line(
+			"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 5 0 y y 0 0",
+			&c),
+		0);
+	ASSERT_INT_EQ(strlen(c.command), sizeof(c.command) - 1);
+	/* not a client: a bad flag, a pid of 0, junk after the fields */
+	ASSERT_INT_EQ(drm_client_parse_line("Xorg 919 0 x y 0 0", &c), -EINVAL);
+	ASSERT_INT_EQ(drm_client_parse_line("Xorg 0 0 y y 0 0", &c), -EINVAL);
+	ASSERT_INT_EQ(drm_client_parse_line("Xorg 919 0 y y 0 0 extra", &c), -EINVAL);
+	ASSERT_INT_EQ(drm_client_parse_line("Xorg 919 0 y y", &c), -EINVAL);
+	ASSERT_INT_EQ(drm_client_parse_line("", &c), -EINVAL);
+}
+
 int main(void)
 {
+	test_drm_clients();
 	test_maps_parser();
 	test_small_parsers();
 	test_describe();
