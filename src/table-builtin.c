@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The list table without libsmartcols (the static build): see table.h.
- * It prints what libsmartcols prints for list's columns, byte for byte. */
+/* The built-in table printer: see table-builtin.h.  It prints what
+ * libsmartcols prints for list's columns, byte for byte. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 
-#include "table.h"
-
-const char fb_table_backend_name[] = "built-in";
+#include "table-builtin.h"
 
 struct plain_column {
 	char *name;
@@ -18,7 +16,7 @@ struct plain_column {
 	size_t width;
 };
 
-struct fb_table {
+struct fb_builtin_table {
 	char *name;
 	enum fb_table_mode mode;
 	bool noheadings;
@@ -28,10 +26,10 @@ struct fb_table {
 	size_t nlines;
 };
 
-int fb_table_new(struct fb_table **ret, const char *name, enum fb_table_mode mode,
-		 bool noheadings)
+int fb_builtin_table_new(struct fb_builtin_table **ret, const char *name,
+			 enum fb_table_mode mode, bool noheadings)
 {
-	struct fb_table *t = calloc(1, sizeof(*t));
+	struct fb_builtin_table *t = calloc(1, sizeof(*t));
 
 	*ret = NULL;
 	if (!t)
@@ -47,7 +45,7 @@ int fb_table_new(struct fb_table **ret, const char *name, enum fb_table_mode mod
 	return 0;
 }
 
-void fb_table_free(struct fb_table *t)
+void fb_builtin_table_free(struct fb_builtin_table *t)
 {
 	if (!t)
 		return;
@@ -61,8 +59,8 @@ void fb_table_free(struct fb_table *t)
 	free(t);
 }
 
-int fb_table_add_column(struct fb_table *t, const char *name, double whint, bool right,
-			bool number)
+int fb_builtin_table_add_column(struct fb_builtin_table *t, const char *name,
+				double whint, bool right, bool number)
 {
 	struct plain_column *c;
 
@@ -82,7 +80,7 @@ int fb_table_add_column(struct fb_table *t, const char *name, double whint, bool
 	return 0;
 }
 
-int fb_table_add_line(struct fb_table *t)
+int fb_builtin_table_add_line(struct fb_builtin_table *t)
 {
 	char **cells = realloc(t->cells, (t->nlines + 1) * t->ncols * sizeof(*cells) + 1);
 
@@ -94,7 +92,7 @@ int fb_table_add_line(struct fb_table *t)
 	return 0;
 }
 
-int fb_table_set_cell(struct fb_table *t, size_t col, char *data)
+int fb_builtin_table_set_cell(struct fb_builtin_table *t, size_t col, char *data)
 {
 	char **cell;
 
@@ -152,9 +150,8 @@ static void put_raw(const char *s, FILE *out)
 static void put_pair_value(const char *s, FILE *out)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (strchr("\"\\`$", *p))
-			fprintf(out, "\\%c", *p);
-		else if (*p >= ' ' && *p < 0x7f)
+		/* as libsmartcols: what a shell would expand, in hex too */
+		if (*p >= ' ' && *p < 0x7f && !strchr("\"\\`$", *p))
 			fputc(*p, out);
 		else
 			fprintf(out, "\\x%02x", *p);
@@ -175,7 +172,7 @@ static void put_json_string(const char *s, FILE *out)
 	fputc('"', out);
 }
 
-static void print_json(const struct fb_table *t, FILE *out)
+static void print_json(const struct fb_builtin_table *t, FILE *out)
 {
 	fprintf(out, "{\n   ");
 	put_json_string(t->name, out);
@@ -210,7 +207,7 @@ static void print_json(const struct fb_table *t, FILE *out)
 	fprintf(out, "   ]\n}\n");
 }
 
-static void print_pairs(const struct fb_table *t, FILE *out)
+static void print_pairs(const struct fb_builtin_table *t, FILE *out)
 {
 	for (size_t l = 0; l < t->nlines; l++) {
 		for (size_t c = 0; c < t->ncols; c++) {
@@ -245,7 +242,7 @@ static void put_raw_cell(const struct plain_column *col, const char *s, bool las
 }
 
 /* The headings (unless noheadings) and the lines, a space between cells. */
-static void print_lines(const struct fb_table *t, FILE *out,
+static void print_lines(const struct fb_builtin_table *t, FILE *out,
 			void (*put_cell)(const struct plain_column *, const char *, bool,
 					 FILE *))
 {
@@ -265,7 +262,7 @@ static void print_lines(const struct fb_table *t, FILE *out,
 /* As libsmartcols does when it does not write to a terminal: a column is
  * as wide as its widest cell or heading, and at least its width hint
  * (when >= 1) once a cell has data; the last one is not padded. */
-static void print_aligned(struct fb_table *t, FILE *out)
+static void print_aligned(struct fb_builtin_table *t, FILE *out)
 {
 	for (size_t c = 0; c < t->ncols; c++) {
 		struct plain_column *col = &t->cols[c];
@@ -286,8 +283,12 @@ static void print_aligned(struct fb_table *t, FILE *out)
 	print_lines(t, out, put_aligned_cell);
 }
 
-int fb_table_print(struct fb_table *t, FILE *out)
+int fb_builtin_table_print(struct fb_builtin_table *t, FILE *out)
 {
+	/* libsmartcols prints nothing for a table without lines, but JSON's
+	 * empty array */
+	if (!t->nlines && t->mode != FB_TABLE_JSON)
+		return 0;
 	switch (t->mode) {
 	case FB_TABLE_JSON:
 		print_json(t, out);

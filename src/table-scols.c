@@ -4,6 +4,8 @@
  * dlopen()ed by the first table, like libkmod, pixman and libpng: only list
  * prints one, and linked in, it is ~100 kB resident in every process,
  * the daemon and the boot-time coldplug and hotplug helpers among them.
+ * Where it cannot be loaded (an initramfs packed by what ldd names), the
+ * built-in printer prints the same text, and -v says so.
  */
 #include <errno.h>
 #include <libsmartcols.h>
@@ -11,11 +13,12 @@
 
 #include "dlopen.h"
 #include "log.h"
+#include "table-builtin.h"
 #include "table.h"
 
 #define SCOLS_SONAME "libsmartcols.so.1"
 
-const char fb_table_backend_name[] = "dlopen " SCOLS_SONAME;
+const char fb_table_backend_name[] = "dlopen " SCOLS_SONAME ", else built-in";
 
 #define SCOLS_SYMBOLS(X)                 \
 	X(scols_new_table)               \
@@ -46,28 +49,37 @@ static int scols_open(void)
 #undef SCOLS_DLSYM
 	static int state = FB_DL_UNTRIED;
 
-	return fb_dlopen_many(&state, LOG_ERR, NULL, SCOLS_SONAME, "libsmartcols1", syms,
-			      sizeof(syms) / sizeof(syms[0]));
+	return fb_dlopen_many(&state, LOG_DEBUG, NULL, SCOLS_SONAME, "libsmartcols1",
+			      syms, sizeof(syms) / sizeof(syms[0]));
 }
 
 struct fb_table {
 	struct libscols_table *tb;
 	struct libscols_line *last;
 	bool json;
+	struct fb_builtin_table *builtin; /* when libsmartcols cannot be loaded */
 };
 
 int fb_table_new(struct fb_table **ret, const char *name, enum fb_table_mode mode,
 		 bool noheadings)
 {
 	struct fb_table *t;
-	int r = scols_open();
+	int r;
 
 	*ret = NULL;
-	if (r < 0)
-		return r;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
+	if (scols_open() < 0) {
+		DBG("printing the table with the built-in printer");
+		r = fb_builtin_table_new(&t->builtin, name, mode, noheadings);
+		if (r < 0) {
+			free(t);
+			return r;
+		}
+		*ret = t;
+		return 0;
+	}
 	t->tb = sym.scols_new_table();
 	if (!t->tb) {
 		free(t);
@@ -87,16 +99,21 @@ void fb_table_free(struct fb_table *t)
 {
 	if (!t)
 		return;
-	sym.scols_unref_table(t->tb);
+	if (t->builtin)
+		fb_builtin_table_free(t->builtin);
+	else
+		sym.scols_unref_table(t->tb);
 	free(t);
 }
 
 int fb_table_add_column(struct fb_table *t, const char *name, double whint, bool right,
 			bool number)
 {
-	struct libscols_column *cl =
-		sym.scols_table_new_column(t->tb, name, whint, right ? SCOLS_FL_RIGHT : 0);
+	struct libscols_column *cl;
 
+	if (t->builtin)
+		return fb_builtin_table_add_column(t->builtin, name, whint, right, number);
+	cl = sym.scols_table_new_column(t->tb, name, whint, right ? SCOLS_FL_RIGHT : 0);
 	if (!cl)
 		return -ENOMEM;
 	if (t->json)
@@ -107,13 +124,19 @@ int fb_table_add_column(struct fb_table *t, const char *name, double whint, bool
 
 int fb_table_add_line(struct fb_table *t)
 {
+	if (t->builtin)
+		return fb_builtin_table_add_line(t->builtin);
 	t->last = sym.scols_table_new_line(t->tb, NULL);
 	return t->last ? 0 : -ENOMEM;
 }
 
 int fb_table_set_cell(struct fb_table *t, size_t col, char *data)
 {
-	int r = t->last ? sym.scols_line_refer_data(t->last, col, data) : -EINVAL;
+	int r;
+
+	if (t->builtin)
+		return fb_builtin_table_set_cell(t->builtin, col, data);
+	r = t->last ? sym.scols_line_refer_data(t->last, col, data) : -EINVAL;
 
 	if (r < 0)
 		free(data);
@@ -122,6 +145,8 @@ int fb_table_set_cell(struct fb_table *t, size_t col, char *data)
 
 int fb_table_print(struct fb_table *t, FILE *out)
 {
+	if (t->builtin)
+		return fb_builtin_table_print(t->builtin, out);
 	sym.scols_table_set_stream(t->tb, out);
 	return sym.scols_print_table(t->tb);
 }

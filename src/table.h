@@ -3,9 +3,10 @@
 
 /*
  * The seam between list's table and the library that prints it:
- * libsmartcols (src/table-scols.c, the default) or a small built-in
- * printer (src/table-builtin.c, ./configure --enable-static-binary: Debian
- * has no libsmartcols.a).  Both print the same text for what list uses:
+ * libsmartcols, dlopen()ed, falling back to the built-in printer
+ * (src/table-scols.c, the default), or the built-in printer alone
+ * (src/table-static.c, ./configure --enable-static-binary: Debian has no
+ * libsmartcols.a).  Both print the same text for what list uses:
  * aligned, raw, KEY="value" pairs and JSON, with or without headings.
  */
 
@@ -13,15 +14,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* "libsmartcols" or "built-in", for fbclassctl --version. */
+/* "dlopen libsmartcols.so.1, else built-in" or "built-in", for --version. */
 extern const char fb_table_backend_name[];
 
 enum fb_table_mode { FB_TABLE_ALIGNED, FB_TABLE_RAW, FB_TABLE_PAIRS, FB_TABLE_JSON };
 
 struct fb_table;
 
-/* name is the JSON array's key.  0, -ENOMEM, or -ELIBACC when the library
- * that prints tables cannot be loaded (already said, naming it). */
+/* name is the JSON array's key.  0 or -ENOMEM. */
 int fb_table_new(struct fb_table **ret, const char *name, enum fb_table_mode mode,
 		 bool noheadings);
 void fb_table_free(struct fb_table *t);
