@@ -290,6 +290,8 @@ static int bench_parse_args(int argc, char *argv[], struct bench_cli *cli)
 			break;
 		case OPT_DEV:
 			cli->devdir = optarg;
+			if (fb_cmd_check_devdir(optarg) < 0)
+				return -EINVAL;
 			break;
 		case OPT_SNAP:
 			cli->snap_dir = optarg;

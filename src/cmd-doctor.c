@@ -58,6 +58,8 @@ static int doctor_parse_args(int argc, char *argv[], struct doctor_cli *cli)
 			break;
 		case OPT_DEV:
 			cli->o.devdir = optarg;
+			if (fb_cmd_check_devdir(optarg) < 0)
+				return -EINVAL;
 			break;
 		case OPT_PROC:
 			cli->o.proc_dir = optarg;

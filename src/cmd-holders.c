@@ -174,6 +174,8 @@ static int holders_parse_args(int argc, char *argv[], struct holders_opts *o)
 			break;
 		case OPT_DEV:
 			o->devdir = optarg;
+			if (fb_cmd_check_devdir(optarg) < 0)
+				return -EINVAL;
 			break;
 		case OPT_PROC:
 			o->procdir = optarg;

@@ -636,6 +636,8 @@ static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 			break;
 		case OPT_DEV:
 			o->devdir = optarg;
+			if (fb_cmd_check_devdir(optarg) < 0)
+				return -EINVAL;
 			break;
 		case OPT_NO_TEMP_NODE:
 			o->allow_private = false;

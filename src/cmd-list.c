@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* fbclassctl list: one line per framebuffer, lsblk style. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -88,7 +89,9 @@ static const int default_columns[] = { COL_NAME, COL_MAJMIN, COL_ID,
 struct list_ctl {
 	int columns[ARRAY_SIZE(infos) * 2];
 	size_t ncolumns;
-	bool json, pairs, raw, noheadings, bytes, drm, columns_given;
+	bool json, pairs, raw, noheadings, bytes, drm, columns_given, shell, help,
+		list_columns;
+	int sort; /* -x: the column the lines are sorted by; -1: scan order */
 	const char *devdir;
 	bool allow_private;
 };
@@ -118,6 +121,10 @@ static int parse_columns(struct list_ctl *ctl, const char *arg)
 		p++;
 	else
 		ctl->ncolumns = 0;
+	if (!*p) {
+		ERR("--output: no column named");
+		return -EINVAL;
+	}
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		int col = column_by_name(p, len);
@@ -268,7 +275,7 @@ static const char *fb_cell(const struct list_ctl *ctl, const struct fb_view *v, 
 	case COL_SIZE:
 		if (!v->hw.valid)
 			return NULL;
-		if (ctl->bytes || ctl->json)
+		if (ctl->bytes)
 			snprintf(buf, len, "%u", v->hw.fix.smem_len);
 		else
 			size_to_human(v->hw.fix.smem_len, buf, len);
@@ -313,37 +320,107 @@ static const char *cell(const struct list_ctl *ctl, const struct list_row *row, 
 	return fb_cell(ctl, v, col, buf, len);
 }
 
-static int add_row(struct list_ctl *ctl, struct fb_table *tb, const struct list_row *row)
+/* One line of the table, its cells worked out before anything is printed
+ * so that -x can sort them: the shown columns, then the sort key. */
+struct list_line {
+	char **cells; /* ctl->ncolumns + 1, NULL for an empty cell */
+};
+
+static void line_free(struct list_line *l, size_t ncells)
 {
-	int r = fb_table_add_line(tb);
+	for (size_t i = 0; l->cells && i < ncells; i++)
+		free(l->cells[i]);
+	free(l->cells);
+}
 
-	for (size_t c = 0; r == 0 && c < ctl->ncolumns; c++) {
-		char buf[256];
-		const char *s = cell(ctl, row, ctl->columns[c], buf, sizeof(buf));
-		char *safe;
+static char *cell_copy(const struct list_ctl *ctl, const struct list_row *row, int col)
+{
+	char buf[256];
+	const char *s = cell(ctl, row, col, buf, sizeof(buf));
 
-		if (!s || !*s)
+	if (!s || !*s)
+		return NULL;
+	/* sysfs text may hold anything.  Both table printers escape what
+	 * cannot be printed in a table, but write JSON strings byte for
+	 * byte: make those valid UTF-8. */
+	return ctl->json ? str_utf8_sanitize(s) : strdup(s);
+}
+
+static int line_fill(const struct list_ctl *ctl, const struct list_row *row,
+		     struct list_line *l)
+{
+	l->cells = calloc(ctl->ncolumns + 1, sizeof(*l->cells));
+	if (!l->cells)
+		return -ENOMEM;
+	for (size_t c = 0; c <= ctl->ncolumns; c++) {
+		int col = c < ctl->ncolumns ? ctl->columns[c] : ctl->sort;
+
+		if (col < 0)
 			continue;
-		/* sysfs text may hold anything.  Both table printers escape
-		 * what cannot be printed in a table, but write JSON strings
-		 * byte for byte: make those valid UTF-8. */
-		safe = ctl->json ? str_utf8_sanitize(s) : strdup(s);
-		r = safe ? fb_table_set_cell(tb, c, safe) : -ENOMEM;
+		errno = 0;
+		l->cells[c] = cell_copy(ctl, row, col);
+		if (!l->cells[c] && errno == ENOMEM)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* qsort has no context: the key's index, for the comparison. */
+static size_t sort_key;
+
+/* Natural order ("fb2" before "fb10", "29:2" before "29:10"); empty cells
+ * last. */
+static int line_cmp(const void *a, const void *b)
+{
+	const char *x = ((const struct list_line *)a)->cells[sort_key];
+	const char *y = ((const struct list_line *)b)->cells[sort_key];
+
+	if (!x || !y)
+		return !x - !y;
+	return strverscmp(x, y);
+}
+
+/* The lines: each framebuffer, then with --drm each card without one. */
+static int lines_build(struct list_ctl *ctl, const struct fb_device **sel, size_t nsel,
+		       const struct fb_device_list *list, const struct drm_list *drm,
+		       struct list_line **lines, size_t *n)
+{
+	size_t cap = nsel + drm->n;
+	int r = 0;
+
+	*lines = calloc(cap + 1, sizeof(**lines));
+	if (!*lines)
+		return -ENOMEM;
+	for (size_t i = 0; i < nsel && r == 0; i++) {
+		struct fb_view v;
+
+		fb_view_load(&v, sel[i], ctl->devdir, ctl->allow_private);
+		fb_view_join_display(&v, drm);
+		r = line_fill(ctl, &(struct list_row){ .v = &v, .card = v.card },
+			      &(*lines)[(*n)++]);
+	}
+	for (size_t i = 0; ctl->drm && i < drm->n && r == 0; i++)
+		if (!drm_card_has_fb(&drm->cards[i], list))
+			r = line_fill(ctl, &(struct list_row){ .card = &drm->cards[i] },
+				      &(*lines)[(*n)++]);
+	if (r == 0 && ctl->sort >= 0) {
+		sort_key = ctl->ncolumns;
+		qsort(*lines, *n, sizeof(**lines), line_cmp);
 	}
 	return r;
 }
 
-/* Does any column need /sys/class/drm? */
-static bool needs_drm(const struct list_ctl *ctl)
+/* -y: a name a shell variable can have: MAJ:MIN becomes MAJ_MIN. */
+static void shell_name(const char *name, char *buf, size_t len)
 {
-	for (size_t i = 0; i < ctl->ncolumns; i++)
-		if (ctl->columns[i] >= COL_KIND)
-			return true;
-	return ctl->drm;
+	size_t i = 0;
+
+	for (; name[i] && i + 1 < len; i++)
+		buf[i] = isalnum((unsigned char)name[i]) ? name[i] : '_';
+	buf[i] = '\0';
 }
 
-static int list_print(struct list_ctl *ctl, const struct fb_device_list *list,
-		      const struct drm_list *drm)
+static int table_print(const struct list_ctl *ctl, struct list_line *lines, size_t n)
 {
 	enum fb_table_mode mode = ctl->json    ? FB_TABLE_JSON
 				  : ctl->pairs ? FB_TABLE_PAIRS
@@ -356,39 +433,68 @@ static int list_print(struct list_ctl *ctl, const struct fb_device_list *list,
 		return r;
 	for (size_t i = 0; i < ctl->ncolumns && r == 0; i++) {
 		const struct colinfo *ci = &infos[ctl->columns[i]];
+		/* SIZE is a number in bytes only with -b, as in lsblk */
+		bool number = ci->number && (ctl->columns[i] != COL_SIZE || ctl->bytes);
+		char name[32];
 
-		r = fb_table_add_column(tb, ci->name, ci->whint, ci->right, ci->number);
+		shell_name(ci->name, name, sizeof(name));
+		r = fb_table_add_column(tb, ctl->shell ? name : ci->name, ci->whint,
+					ci->right, number);
 	}
-	for (size_t i = 0; i < list->n && r == 0; i++) {
-		struct fb_view v;
-
-		fb_view_load(&v, &list->devices[i], ctl->devdir, ctl->allow_private);
-		fb_view_join_display(&v, drm);
-		r = add_row(ctl, tb, &(struct list_row){ .v = &v, .card = v.card });
+	for (size_t l = 0; l < n && r == 0; l++) {
+		r = fb_table_add_line(tb);
+		for (size_t c = 0; c < ctl->ncolumns && r == 0; c++)
+			if (lines[l].cells[c])
+				r = fb_table_set_cell(tb, c, TAKE_PTR(lines[l].cells[c]));
 	}
-	for (size_t i = 0; ctl->drm && i < drm->n && r == 0; i++)
-		if (!drm_card_has_fb(&drm->cards[i], list))
-			r = add_row(ctl, tb, &(struct list_row){ .card = &drm->cards[i] });
 	if (r == 0)
 		r = fb_table_print(tb, stdout);
 	fb_table_free(tb);
 	return r;
 }
 
+/* Does any column need /sys/class/drm? */
+static bool needs_drm(const struct list_ctl *ctl)
+{
+	for (size_t i = 0; i < ctl->ncolumns; i++)
+		if (ctl->columns[i] >= COL_KIND)
+			return true;
+	return ctl->drm || ctl->sort >= COL_KIND;
+}
+
+static int list_print(struct list_ctl *ctl, const struct fb_device **sel, size_t nsel,
+		      const struct fb_device_list *list, const struct drm_list *drm)
+{
+	struct list_line *lines = NULL;
+	size_t n = 0;
+	int r = lines_build(ctl, sel, nsel, list, drm, &lines, &n);
+
+	if (r == 0)
+		r = table_print(ctl, lines, n);
+	for (size_t i = 0; i < n; i++)
+		line_free(&lines[i], ctl->ncolumns + 1);
+	free(lines);
+	return r;
+}
+
 static void list_usage(void)
 {
-	printf("Usage: fbclassctl list [options]\n"
+	printf("Usage: fbclassctl list [options] [DEVICE...]\n"
 	       "\n"
-	       "List framebuffer devices (the graphics class), one per line.\n"
+	       "List framebuffer devices (the graphics class), one per line; DEVICE\n"
+	       "(fb0, 0, /dev/fb0, /sys/class/graphics/fb0) restricts the list.\n"
 	       "\n"
 	       "Options:\n"
 	       "  -o, --output LIST    columns to show; +LIST appends to the defaults\n"
-	       "      --output-all     show every column\n"
+	       "  -O, --output-all     show every column\n"
+	       "  -x, --sort COLUMN    sort the lines by COLUMN (natural order)\n"
+	       "  -H, --list-columns   list the columns and exit\n"
+	       "  -y, --shell          column names a shell variable can have (MAJ_MIN)\n"
 	       "  -J, --json           JSON output: {\"framebuffers\": [...]}\n"
 	       "  -P, --pairs          KEY=\"value\" pairs\n"
 	       "  -r, --raw            raw output, no alignment\n"
 	       "  -n, --noheadings     no column headings\n"
-	       "  -b, --bytes          SIZE in bytes, not human-readable\n"
+	       "  -b, --bytes          SIZE in bytes, not human-readable (also in JSON)\n"
 	       "      --drm            also list the DRM cards that have no framebuffer,\n"
 	       "                       with the REASON when sysfs tells it\n"
 	       "      --dev DIR        device directory (default /dev)\n"
@@ -402,104 +508,151 @@ static void list_usage(void)
 	       "See fbclassctl(8).\n");
 }
 
-enum { OPT_OUTPUT_ALL = 256, OPT_DEV, OPT_NO_TEMP_NODE, OPT_DRM };
-
-static int do_list(int argc, char *argv[])
+static void list_columns(void)
 {
+	for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
+		printf("%-10s %s\n", infos[i].name, infos[i].help);
+}
+
+/* 0, or -EINVAL for a usage error (said). */
+static int list_parse_args(int argc, char *argv[], struct list_ctl *ctl)
+{
+	enum { OPT_DEV = 256, OPT_NO_TEMP_NODE, OPT_DRM };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "output-all", no_argument, NULL, OPT_OUTPUT_ALL },
+		{ "output-all", no_argument, NULL, 'O' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "pairs", no_argument, NULL, 'P' },
 		{ "raw", no_argument, NULL, 'r' },
 		{ "noheadings", no_argument, NULL, 'n' },
 		{ "bytes", no_argument, NULL, 'b' },
+		{ "shell", no_argument, NULL, 'y' },
+		{ "sort", required_argument, NULL, 'x' },
+		{ "list-columns", no_argument, NULL, 'H' },
 		{ "dev", required_argument, NULL, OPT_DEV },
 		{ "no-temp-node", no_argument, NULL, OPT_NO_TEMP_NODE },
 		{ "drm", no_argument, NULL, OPT_DRM },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	struct list_ctl ctl = { .devdir = "/dev", .allow_private = true };
-	struct fb_device_list list = {};
-	struct drm_list drm = {};
-	int c, r, modes = 0;
+	int c, modes = 0;
 
-	memcpy(ctl.columns, default_columns, sizeof(default_columns));
-	ctl.ncolumns = ARRAY_SIZE(default_columns);
-	while ((c = getopt_long(argc, argv, "o:JPrnbh", options, NULL)) != -1) {
+	memcpy(ctl->columns, default_columns, sizeof(default_columns));
+	ctl->ncolumns = ARRAY_SIZE(default_columns);
+	while ((c = getopt_long(argc, argv, "o:OJPrnbyx:Hh", options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			if (parse_columns(&ctl, optarg) < 0)
-				return fb_usage_error("list");
-			ctl.columns_given = true;
+			if (parse_columns(ctl, optarg) < 0)
+				return -EINVAL;
+			ctl->columns_given = true;
 			break;
-		case OPT_OUTPUT_ALL:
+		case 'O':
 			for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
-				ctl.columns[i] = (int)i;
-			ctl.ncolumns = ARRAY_SIZE(infos);
-			ctl.columns_given = true;
-			break;
-		case OPT_DRM:
-			ctl.drm = true;
+				ctl->columns[i] = (int)i;
+			ctl->ncolumns = ARRAY_SIZE(infos);
+			ctl->columns_given = true;
 			break;
 		case 'J':
-			ctl.json = true;
+			ctl->json = true;
 			modes++;
 			break;
 		case 'P':
-			ctl.pairs = true;
+			ctl->pairs = true;
 			modes++;
 			break;
 		case 'r':
-			ctl.raw = true;
+			ctl->raw = true;
 			modes++;
 			break;
 		case 'n':
-			ctl.noheadings = true;
+			ctl->noheadings = true;
 			break;
 		case 'b':
-			ctl.bytes = true;
+			ctl->bytes = true;
+			break;
+		case 'y':
+			ctl->shell = true;
+			break;
+		case 'x':
+			ctl->sort = column_by_name(optarg, strlen(optarg));
+			if (ctl->sort < 0) {
+				ERR("--sort: unknown column: %s", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'H':
+			ctl->list_columns = true;
 			break;
 		case OPT_DEV:
-			ctl.devdir = optarg;
+			ctl->devdir = optarg;
 			break;
 		case OPT_NO_TEMP_NODE:
-			ctl.allow_private = false;
+			ctl->allow_private = false;
+			break;
+		case OPT_DRM:
+			ctl->drm = true;
 			break;
 		case 'h':
-			list_usage();
-			return FB_EXIT_OK;
+			ctl->help = true;
+			return 0;
 		default:
-			return fb_usage_error("list");
+			return -EINVAL;
 		}
 	}
 	if (modes > 1) {
 		ERR("--json, --pairs and --raw are mutually exclusive");
-		return fb_usage_error("list");
+		return -EINVAL;
 	}
-	if (optind < argc) {
-		ERR("list: unexpected argument '%s'", argv[optind]);
+	if (fb_cmd_check_devdir(ctl->devdir) < 0)
+		return -EINVAL;
+	if (ctl->drm && !ctl->columns_given)
+		ctl->columns[ctl->ncolumns++] = COL_REASON;
+	return 0;
+}
+
+static int do_list(int argc, char *argv[])
+{
+	struct list_ctl ctl = { .devdir = "/dev", .allow_private = true, .sort = -1 };
+	struct fb_device_list list = {};
+	const struct fb_device **sel = NULL;
+	struct drm_list drm = {};
+	size_t nsel = 0;
+	int r, ret;
+
+	if (list_parse_args(argc, argv, &ctl) < 0)
 		return fb_usage_error("list");
+	if (ctl.help || ctl.list_columns) {
+		if (ctl.help)
+			list_usage();
+		else
+			list_columns();
+		return FB_EXIT_OK;
 	}
-	if (ctl.drm && !ctl.columns_given)
-		ctl.columns[ctl.ncolumns++] = COL_REASON;
-	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !ctl.json && !ctl.drm) < 0)
+	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !ctl.json && !ctl.drm && optind == argc) < 0)
 		return FB_EXIT_ERROR;
+	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);
+	ret = fb_exit_code(r);
+	if (r == -ENOMEM)
+		goto finish;
 	r = needs_drm(&ctl) ? drm_scan(&drm) : 0;
 	if (r < 0) {
-		fb_device_list_free(&list);
-		ERR("cannot scan /sys/class/drm: %s", strerror(-r));
-		return FB_EXIT_ERROR;
+		log_errno(r, "cannot scan /sys/class/drm: %m");
+		ret = FB_EXIT_ERROR;
+		goto finish;
 	}
-	r = list_print(&ctl, &list, &drm);
-	drm_list_free(&drm);
-	fb_device_list_free(&list);
+	/* DEVICE arguments restrict the framebuffers; --drm's cards follow
+	 * only without them. */
+	ctl.drm &= optind == argc;
+	r = list_print(&ctl, sel, nsel, &list, &drm);
 	if (r < 0) {
-		ERR("cannot print the table: %s", strerror(-r));
-		return FB_EXIT_ERROR;
+		log_errno(r, "cannot print the table: %m");
+		ret = FB_EXIT_ERROR;
 	}
-	return FB_EXIT_OK;
+finish:
+	drm_list_free(&drm);
+	free(sel);
+	fb_device_list_free(&list);
+	return ret;
 }
 
 const struct fb_cmd fb_cmd_list = {

@@ -109,6 +109,8 @@ static int do_snap(int argc, char *argv[])
 			break;
 		case OPT_DEV:
 			devdir = optarg;
+			if (fb_cmd_check_devdir(optarg) < 0)
+				return fb_usage_error("snap");
 			break;
 		case 'h':
 			snap_usage();

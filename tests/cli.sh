@@ -48,7 +48,7 @@ expect 2 "" "fbclassctl: unknown column: BOGUS" -- list -o NAME,BOGUS
 expect 2 "" "mutually exclusive" -- list -J -P
 expect 2 "" "mutually exclusive" -- list -r -P
 expect 2 "" "mutually exclusive" -- info -J --fbset
-expect 2 "" "unexpected argument 'fb0'" -- list fb0
+expect 1 "" "fb0: no such framebuffer" -- list fb0
 expect 0 "MAJ:MIN" "" -- list --help
 # --help names every column with a description.
 n=$("$FBCLASSCTL" list --help | awk '/^Columns/{on=1; next} on && NF==0 {exit} on && NF>=2' | wc -l)
