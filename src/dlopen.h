@@ -11,6 +11,7 @@
  */
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* One symbol: its name and the pointer that receives its address. */
 struct fb_dlsym {
@@ -34,3 +35,25 @@ enum fb_dl_state { FB_DL_UNTRIED = 1, FB_DL_LOADED = 0 };
  */
 int fb_dlopen_many(int *state, int prio, const char *who, const char *soname,
 		   const char *package, const struct fb_dlsym *syms, size_t n);
+
+/*
+ * What a binary dlopen()s, for packagers and initramfs builders, which see
+ * only what ldd names: a note in section .note.dlopen in the freedesktop
+ * "ELF dlopen metadata" format (systemd's): owner "FDO", type 0x407c0c0a,
+ * and as descriptor a JSON array of objects with "feature", "description",
+ * "priority" (required, recommended or suggested) and "soname" (an array).
+ * FB_DLOPEN_NOTE(kmod, "kmod", "loading display drivers, unload",
+ * "recommended", "libkmod.so.2") next to the dlopen() it describes.
+ */
+#define FB_DLOPEN_NOTE_TYPE UINT32_C(0x407c0c0a)
+#define FB_DLOPEN_NOTE(id, feature, description, priority, soname)                       \
+	FB_DLOPEN_NOTE_JSON(id, "[{\"feature\":\"" feature                               \
+				"\",\"description\":\"" description                      \
+				"\",\"priority\":\"" priority "\",\"soname\":[\"" soname \
+				"\"]}]")
+#define FB_DLOPEN_NOTE_JSON(id, json)                                                    \
+	__attribute__((used, section(".note.dlopen"))) _Alignas(4) static const struct { \
+		uint32_t namesz, descsz, type;                                           \
+		char name[4];                                                            \
+		_Alignas(4) char desc[sizeof(json)];                                     \
+	} fb_dlopen_note_##id = { 4, sizeof(json), FB_DLOPEN_NOTE_TYPE, "FDO", json }

@@ -10,6 +10,9 @@
 #include "log.h"
 #include "macro.h"
 
+FB_DLOPEN_NOTE(zlib, "zlib", "doctor reads the kernel configuration from /proc/config.gz",
+	       "suggested", "libz.so.1");
+
 char *fb_gz_read_file(const char *path, size_t max)
 {
 	static void *(*gz_open)(const char *, const char *);

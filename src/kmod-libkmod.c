@@ -16,6 +16,10 @@
 #define LIBKMOD_SONAME "libkmod.so.2"
 
 const char fb_kmod_backend_name[] = "dlopen " LIBKMOD_SONAME;
+FB_DLOPEN_NOTE(
+	kmod, "kmod",
+	"load display drivers (coldplug and daemon --load-modules), unload, doctor's driver checks",
+	"recommended", LIBKMOD_SONAME);
 
 #define LIBKMOD_SYMBOLS(X)                 \
 	X(kmod_new)                        \

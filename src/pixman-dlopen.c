@@ -5,6 +5,8 @@
 #include "pixman-backend.h"
 
 const char fb_pixman_backend_name[] = "dlopen";
+FB_DLOPEN_NOTE(pixman, "pixman", "bench's pixman fill and copy strategy", "suggested",
+	       "libpixman-1.so.0");
 
 int fb_pixman_load(__typeof__(pixman_fill) **fill, __typeof__(pixman_blt) **blt)
 {

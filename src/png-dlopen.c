@@ -6,6 +6,8 @@
 #include "png-backend.h"
 
 const char fb_png_backend_name[] = "dlopen " FB_LIBPNG_SONAME;
+FB_DLOPEN_NOTE(png, "png", "snap and bench --snap write PNG files", "recommended",
+	       FB_LIBPNG_SONAME);
 
 #define FB_PNG_DEFINE(f) typeof(f) *fb_sym_##f;
 FB_PNG_SYMBOLS(FB_PNG_DEFINE)

@@ -19,6 +19,9 @@
 #define SCOLS_SONAME "libsmartcols.so.1"
 
 const char fb_table_backend_name[] = "dlopen " SCOLS_SONAME ", else built-in";
+FB_DLOPEN_NOTE(smartcols, "table",
+	       "list's tables (the built-in printer prints the same without it)",
+	       "suggested", SCOLS_SONAME);
 
 #define SCOLS_SYMBOLS(X)                 \
 	X(scols_new_table)               \
