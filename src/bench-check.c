@@ -15,18 +15,13 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "stop-signals.h"
 #include "log.h"
 
 /* ---- signals ---- */
 
-volatile sig_atomic_t fb_bench_stop;
 static sigjmp_buf *volatile bus_jmp;
-static struct sigaction old_int, old_term, old_bus;
-
-static void on_stop(int sig)
-{
-	fb_bench_stop = sig;
-}
+static struct sigaction old_bus;
 
 static void on_sigbus(int sig, siginfo_t *si, void *uc)
 {
@@ -41,20 +36,16 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc)
 
 void fb_bench_install_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_stop };
 	struct sigaction sb = { .sa_sigaction = on_sigbus, .sa_flags = SA_SIGINFO };
 
-	sigemptyset(&sa.sa_mask);
 	sigemptyset(&sb.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	fb_stop_signals_catch();
 	sigaction(SIGBUS, &sb, &old_bus);
 }
 
 void fb_bench_restore_signals(void)
 {
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	fb_stop_signals_restore();
 	sigaction(SIGBUS, &old_bus, NULL);
 }
 

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "stop-signals.h"
 #include "log.h"
 
 /* ---- operations and strategies ---- */
@@ -366,7 +367,7 @@ static int measure(struct run_ctx *c, const struct opdef *op, const struct strat
 	}
 	double start = now();
 	for (;;) {
-		if (fb_bench_stop)
+		if (fb_stop_signal)
 			return -EINTR;
 		r = op_once(&a);
 		if (r < 0)

@@ -96,9 +96,8 @@ struct fb_bench_report {
 	bool device_removed;
 };
 
-/* Set by the SIGINT/SIGTERM handler (the signal number); loops stop at the
- * next check and the run returns -EINTR. */
-extern volatile sig_atomic_t fb_bench_stop;
+/* The stop signals (src/stop-signals.h: the loops stop at the next check
+ * of fb_stop_signal, and the run returns -EINTR) and SIGBUS. */
 void fb_bench_install_signals(void);
 void fb_bench_restore_signals(void);
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "stop-signals.h"
 #include "commands.h"
 #include "fbclass.h"
 #include "log.h"
@@ -373,10 +374,9 @@ static int bench_targets(struct bench_cli *cli, const struct fb_device **targets
 		fbs = json_object_new_array();
 		json_object_object_add(root, "framebuffers", fbs);
 	}
-	fb_bench_stop = 0;
 	fb_bench_install_signals();
 	fb_bench_console_quiet(cli->devdir, &con);
-	for (size_t i = 0; i < n && !fb_bench_stop; i++)
+	for (size_t i = 0; i < n && !fb_stop_signal; i++)
 		bench_one(cli, targets[i], rep, snaps, fbs, out);
 	fb_bench_console_restore(&con);
 	fb_bench_restore_signals();
@@ -391,10 +391,13 @@ static int bench_targets(struct bench_cli *cli, const struct fb_device **targets
 
 static int bench_exit_code(const struct bench_outcome *out)
 {
-	if (fb_bench_stop) {
+	if (fb_stop_signal) {
+		char name[32];
+
 		ERR("interrupted by %s; the screen was %srestored",
-		    strsignal(fb_bench_stop), out->unrestored ? "not " : "");
-		return 128 + fb_bench_stop;
+		    fb_signal_name(fb_stop_signal, name, sizeof(name)),
+		    out->unrestored ? "not " : "");
+		return 128 + fb_stop_signal;
 	}
 	if (out->error)
 		return FB_EXIT_ERROR;

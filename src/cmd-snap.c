@@ -14,6 +14,7 @@
 #include "log.h"
 #include "png-backend.h"
 #include "snap.h"
+#include "stop-signals.h"
 
 static void snap_usage(void)
 {
@@ -76,6 +77,8 @@ static int snap_one(const struct fb_device *dev, const char *devdir, const char 
 	}
 	r = write_file(path, rgb, w, h);
 	free(rgb);
+	if (r == -EINTR)
+		return r;
 	if (r < 0) {
 		ERR("%s: cannot write %s: %s", dev->name,
 		    strcmp(path, "-") ? path : "stdout", strerror(-r));
@@ -133,12 +136,22 @@ static int do_snap(int argc, char *argv[])
 	/* --all: every device into DIR; else the one DEVICE, into FILE.png. */
 	r = fb_cmd_select(&list, all ? 0 : 1, argv + optind, &sel, &nsel);
 	ret = fb_exit_code(r);
-	for (size_t i = 0; i < nsel; i++) {
+	/* A stop signal ends it with no half-written file, 128 + N. */
+	fb_stop_signals_catch();
+	for (size_t i = 0; i < nsel && !fb_stop_signal; i++) {
 		const char *file = !all && nargs == 2 ? argv[optind + 1] : NULL;
 		const char *dir = all && nargs ? argv[optind] : NULL;
 
 		if (snap_one(sel[i], devdir, file, dir) < 0)
 			ret = FB_EXIT_ERROR;
+	}
+	fb_stop_signals_restore();
+	if (fb_stop_signal) {
+		char name[32];
+
+		ERR("interrupted by %s; no file left half-written",
+		    fb_signal_name(fb_stop_signal, name, sizeof(name)));
+		ret = 128 + fb_stop_signal;
 	}
 	free(sel);
 	fb_device_list_free(&list);

@@ -22,7 +22,7 @@ char *fb_gz_read_file(const char *path, size_t max)
 						FB_DLSYM(gzread, gz_read),
 						FB_DLSYM(gzclose, gz_close) };
 	static int state = FB_DL_UNTRIED;
-	_cleanup_free_ char *buf = NULL;
+	char *buf = NULL;
 	size_t n = 0;
 	void *gz;
 	int r = 1;
@@ -36,15 +36,18 @@ char *fb_gz_read_file(const char *path, size_t max)
 	}
 	buf = malloc(max + 1);
 	gz = buf ? gz_open(path, "rb") : NULL;
-	if (!gz)
+	if (!gz) {
+		free(buf);
 		return NULL;
+	}
 	while (n < max && (r = gz_read(gz, buf + n, (unsigned)(max - n))) > 0)
 		n += (size_t)r;
 	gz_close(gz);
 	if (r < 0 || memchr(buf, '\0', n)) {
+		free(buf);
 		errno = EINVAL;
 		return NULL;
 	}
 	buf[n] = '\0';
-	return TAKE_PTR(buf);
+	return buf;
 }

@@ -10,21 +10,24 @@
 
 char *fb_gz_read_file(const char *path, size_t max)
 {
-	_cleanup_free_ char *buf = malloc(max + 1);
+	char *buf = malloc(max + 1);
 	size_t n = 0;
 	gzFile gz;
 	int r = 1;
 
 	gz = buf ? gzopen(path, "rb") : NULL;
-	if (!gz)
+	if (!gz) {
+		free(buf);
 		return NULL;
+	}
 	while (n < max && (r = gzread(gz, buf + n, (unsigned)(max - n))) > 0)
 		n += (size_t)r;
 	gzclose(gz);
 	if (r < 0 || memchr(buf, '\0', n)) {
+		free(buf);
 		errno = EINVAL;
 		return NULL;
 	}
 	buf[n] = '\0';
-	return TAKE_PTR(buf);
+	return buf;
 }

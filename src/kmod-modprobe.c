@@ -105,7 +105,7 @@ static bool module_name_eq(const char *a, const char *b, size_t blen)
 {
 	size_t i = 0;
 
-	for (; a[i] && i < blen; i++)
+	for (; i < blen && a[i]; i++)
 		if (a[i] != b[i] && !(strchr("-_", a[i]) && strchr("-_", b[i])))
 			return false;
 	return !a[i] && i == blen;

@@ -16,6 +16,7 @@
 #include "macro.h"
 #include "png-backend.h"
 #include "snap.h"
+#include "stop-signals.h"
 
 uint8_t fb_expand_to_8(uint32_t v, unsigned len)
 {
@@ -301,6 +302,9 @@ int fb_snap_save_at(int dirfd, const char *name, const uint8_t *rgb, unsigned wi
 		r = -errno;
 	if (fclose(f) != 0 && r == 0)
 		r = -errno;
+	/* A stop signal during the write leaves no file at all. */
+	if (r == 0 && fb_stop_signal)
+		r = -EINTR;
 	if (r == 0 && renameat(dirfd, tmp, dirfd, name) < 0)
 		r = -errno;
 	if (r < 0)

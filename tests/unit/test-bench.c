@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "stop-signals.h"
 #include "test.h"
 
 struct fmt {
@@ -178,9 +179,9 @@ static void test_formats(void)
 
 static void test_stop_flag(void)
 {
-	fb_bench_stop = SIGINT;
+	fb_stop_signal = SIGINT;
 	run_and_check_restored(&fmts[8], 64, 48, 0, false, -EINTR);
-	fb_bench_stop = 0;
+	fb_stop_signal = 0;
 }
 
 static void test_strategy_filter(void)

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The signals a command catches to put things back: see stop-signals.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "macro.h"
+#include "stop-signals.h"
+
+volatile sig_atomic_t fb_stop_signal;
+
+static const int stop_signals[FB_STOP_SIGNALS_MAX] = {
+	SIGHUP,	 SIGINT,  SIGQUIT, SIGTERM, SIGPIPE,   SIGALRM,
+	SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+};
+static struct sigaction saved[FB_STOP_SIGNALS_MAX];
+static bool caught[FB_STOP_SIGNALS_MAX];
+
+static void on_stop(int sig)
+{
+	fb_stop_signal = sig;
+}
+
+void fb_stop_signals_catch(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	sigemptyset(&sa.sa_mask);
+	fb_stop_signal = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++) {
+		caught[i] = false;
+		if (sigaction(stop_signals[i], NULL, &saved[i]) < 0 ||
+		    saved[i].sa_handler == SIG_IGN)
+			continue;
+		caught[i] = sigaction(stop_signals[i], &sa, NULL) == 0;
+	}
+}
+
+void fb_stop_signals_restore(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		if (caught[i])
+			sigaction(stop_signals[i], &saved[i], NULL);
+}
+
+const char *fb_signal_name(int sig, char *buf, size_t len)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, len, "SIG%s", abbrev);
+	else
+		snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
