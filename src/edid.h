@@ -84,7 +84,7 @@ struct edid_timing {
 		vtotal; /* active + blanking; an interlaced frame has 2 * field + 1 lines */
 	bool interlaced;
 	/* Frames (fields when interlaced) per 1000 s, rounded to nearest:
-	 * edid-decode's Hz times 1000. */
+	 * edid-decode's Hz times 1000.  0 for an absurdly slow timing. */
 	uint64_t refresh_mhz;
 };
 
