@@ -120,7 +120,13 @@ emit_device() {
 	emit_dir "$_sp" ""
 	if [ -L "$_sp/driver" ]; then
 		_drv=$(realpath "$_sp/driver")
-		if [ -L "$_drv/module" ]; then
+		# once per driver: umockdev refuses to make the same link twice
+		# (two cards of one driver)
+		case $seen_drivers in
+		*" $_drv "*) _drv= ;;
+		*) seen_drivers="$seen_drivers$_drv " ;;
+		esac
+		if [ -n "$_drv" ] && [ -L "$_drv/module" ]; then
 			_up=$(dotdots "$_devpath")
 			echo "L: $_up${_drv#"$SYS"/}/module=$(readlink "$_drv/module")"
 		fi
@@ -176,6 +182,7 @@ fi
 
 # Parents first (umockdev wants a parent before its children), each once.
 seen=" "
+seen_drivers=" "
 emit_chain() {
 	for p in $(chain "$1" | tac); do
 		case $seen in
