@@ -2,15 +2,15 @@
 # capture-sysfs.sh [SYSPATH...] - write the sysfs trees of devices and their
 # whole parent chains in umockdev's record format (what umockdev-record
 # writes and `umockdev-run -d FILE` loads), for the fixture tier.
-# Default: every entry of /sys/class/graphics and of /sys/class/drm.  Runs
-# under busybox sh in the VM (like util-linux's tests/ts/lsblk/mk-input.sh),
-# or on any Linux host, on any kernel: it follows links, and knows no
-# attribute by name.
+# Default: every entry of /sys/class/graphics.  Runs under busybox sh in the
+# VM (like util-linux's tests/ts/lsblk/mk-input.sh), or on any Linux host,
+# on any kernel: it follows links, and knows no attribute by name.
 #
-# With each device come the DRM devices that share its parent device (the
-# DRM side of an fb: cardN, renderDN, and each card's connectors
-# cardN-TYPE-N with status, enabled, dpms, modes and edid), unless
-# CAPTURE_DRM=0.
+# CAPTURE_DRM=1 adds the DRM side: with each device come the DRM devices
+# that share its parent device (cardN, renderDN, and each card's connectors
+# cardN-TYPE-N with status, enabled, dpms, modes and edid), and the default
+# is every entry of /sys/class/graphics and of /sys/class/drm.  Off by
+# default, so the scenarios that made the older trees make them again.
 #
 #   P: /devices/...        the device path
 #   N: fb0                 its node name, from DEVNAME
@@ -171,8 +171,11 @@ drm_siblings() {
 	done
 }
 
+drm=${CAPTURE_DRM:-0}
 if [ $# -eq 0 ]; then
-	for _e in "$SYS"/class/graphics/* "$SYS"/class/drm/*; do
+	_classes="$SYS/class/graphics/*"
+	[ "$drm" = 1 ] && _classes="$_classes $SYS/class/drm/*"
+	for _e in $_classes; do
 		if [ -L "$_e" ]; then
 			set -- "$@" "$_e"
 		fi
@@ -195,7 +198,7 @@ emit_chain() {
 for d in "$@"; do
 	[ -e "$d" ] || { echo "capture-sysfs: $d: no such device" >&2; exit 1; }
 	emit_chain "$d"
-	[ "${CAPTURE_DRM:-1}" = 0 ] && continue
+	[ "$drm" = 1 ] || continue
 	for s in $(drm_siblings "$d"); do
 		emit_chain "$s"
 	done

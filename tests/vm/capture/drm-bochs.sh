@@ -9,6 +9,8 @@ MODULES="bochs"
 QEMU_ARGS="-device VGA,edid=on,xres=1280,yres=800"
 
 scenario() {
+	# record the DRM side too
+	export CAPTURE_DRM=1
 	c=/sys/class/drm/card0-Virtual-1
 	t_check "modprobe bochs" modprobe bochs
 	t_check "fb0 appears" sysfs_wait /sys/class/graphics/fb0 10

@@ -6,6 +6,8 @@ KCMDLINE=""
 MODULES="cirrus"
 
 scenario() {
+	# record the DRM side too
+	export CAPTURE_DRM=1
 	t_check "modprobe cirrus" modprobe cirrus
 	t_check "fb0 appears" sysfs_wait /sys/class/graphics/fb0 10
 	t_check "card0 appears" sysfs_wait /sys/class/drm/card0 10

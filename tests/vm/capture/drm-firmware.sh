@@ -9,6 +9,8 @@ KCMDLINE="vga=0x317"
 MODULES="bochs vfb"
 
 scenario() {
+	# record the DRM side too
+	export CAPTURE_DRM=1
 	t_check "vesafb owns fb0 at boot" grep -qx 'VESA VGA' /sys/class/graphics/fb0/name
 	t_check "no DRM driver: no /sys/class/drm" test ! -e /sys/class/drm/card0
 	/vm/capture-sysfs.sh /sys/class/graphics/fb0 >/tmp/drm-vesafb.umockdev

@@ -7,6 +7,8 @@ KCMDLINE="drm_kms_helper.fbdev_emulation=0"
 MODULES="bochs"
 
 scenario() {
+	# record the DRM side too
+	export CAPTURE_DRM=1
 	t_check "modprobe bochs" modprobe bochs
 	t_check "card0-Virtual-1 appears" sysfs_wait /sys/class/drm/card0-Virtual-1 10
 	sleep 1

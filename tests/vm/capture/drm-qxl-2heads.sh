@@ -8,6 +8,8 @@ MODULES="qxl"
 QEMU_ARGS="-device qxl-vga,max_outputs=2"
 
 scenario() {
+	# record the DRM side too
+	export CAPTURE_DRM=1
 	t_check "modprobe qxl" modprobe qxl
 	t_check "fb0 appears" sysfs_wait /sys/class/graphics/fb0 20
 	t_check "card0-Virtual-2 appears" sysfs_wait /sys/class/drm/card0-Virtual-2 10

@@ -9,6 +9,8 @@ MODULES="bochs"
 QEMU_ARGS="-device VGA,edid=on,xres=1920,yres=1080 -device secondary-vga,edid=on,xres=1024,yres=768"
 
 scenario() {
+	# record the DRM side too
+	export CAPTURE_DRM=1
 	t_check "modprobe bochs" modprobe bochs
 	t_check "fb1 appears" sysfs_wait /sys/class/graphics/fb1 10
 	t_check "card1 appears" sysfs_wait /sys/class/drm/card1 10

@@ -9,6 +9,8 @@ MODULES="virtio_pci virtio-gpu"
 QEMU_ARGS="-device virtio-vga,edid=on,xres=1600,yres=900"
 
 scenario() {
+	# record the DRM side too
+	export CAPTURE_DRM=1
 	t_check "modprobe virtio_pci" modprobe virtio_pci
 	t_check "modprobe virtio-gpu" modprobe virtio-gpu
 	t_check "fb0 appears" sysfs_wait /sys/class/graphics/fb0 20
