@@ -16,9 +16,15 @@
  *   bytes, the fixed header is there and the structure version is 1.  A
  *   bad checksum does not stop the decoding: the fields say what the
  *   monitor claims, the problems say it must not be believed.
- * - Empty, short, bad header or another structure version: decoded is
- *   false and nothing but length, problems and (for another version) the
- *   version bytes is filled.
+ * - Empty, short or bad header: decoded is false and nothing but length
+ *   and problems is filled.  Another structure version: the same, plus
+ *   checksum_ok, extensions, version and revision.
+ * - A field whose own bytes are bad is unknown while the rest is read: a
+ *   bad manufacturer id (vendor ""), a week out of range (week 0), a name
+ *   or serial string with a byte that is not printable ASCII (""), a
+ *   first descriptor that is no usable timing (has_preferred false).  A
+ *   name without its terminator, or with bad padding after it, is still
+ *   printable and kept as sent.
  * - An EDID is trusted only when problems is 0.  Show the fields of an
  *   untrusted one next to its problems, and never act on them (rules,
  *   links).
