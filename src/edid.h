@@ -86,8 +86,8 @@ enum edid_problem {
 struct edid_timing {
 	uint32_t pixel_clock_khz; /* 10..655350, in steps of 10 */
 	uint16_t hactive, vactive; /* of the frame (both fields when interlaced) */
-	uint16_t htotal,
-		vtotal; /* active + blanking; an interlaced frame has 2 * field + 1 lines */
+	/* active + blanking; an interlaced frame has 2 * field + 1 lines */
+	uint16_t htotal, vtotal;
 	bool interlaced;
 	/* Frames (fields when interlaced) per 1000 s, rounded to nearest:
 	 * edid-decode's Hz times 1000.  0 for an absurdly slow timing. */
@@ -108,10 +108,10 @@ struct edid_info {
 	uint16_t year; /* 1990..2245 */
 	uint8_t width_cm, height_cm; /* both 0 unless both are given */
 	uint8_t extensions; /* extension blocks byte 126 announces */
-	char name[EDID_TEXT_MAX +
-		  1]; /* first monitor name descriptor (0xfc), printable ASCII */
-	char serial_text[EDID_TEXT_MAX +
-			 1]; /* first serial string descriptor (0xff), likewise */
+	/* The first monitor name (0xfc) and serial string (0xff) descriptors,
+	 * printable ASCII only. */
+	char name[EDID_TEXT_MAX + 1];
+	char serial_text[EDID_TEXT_MAX + 1];
 	bool has_preferred;
 	struct edid_timing preferred;
 };
