@@ -530,6 +530,14 @@ static void check_connectors(struct doctor_ctx *c, const char *subject,
 		    card->n_connectors, card->n_connectors == 1 ? "" : "s");
 		return;
 	}
+	if (strcmp(drm_card_status(card), "disconnected") != 0) {
+		/* "unknown": no DRM client has probed the connectors yet */
+		f = add(c, DOCTOR_INFO, "connectors", subject,
+			"%s: no connector is known to be connected: nothing has probed them",
+			card->name);
+		FIX(c, f, "echo detect > /sys/class/drm/%s/status", card->connectors[0].name);
+		return;
+	}
 	f = add(c, DOCTOR_PROBLEM, "connectors", subject, "%s: no connector is connected",
 		card->name);
 	for (size_t i = 0; i < card->n_connectors; i++)

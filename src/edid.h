@@ -16,9 +16,15 @@
  *   bytes, the fixed header is there and the structure version is 1.  A
  *   bad checksum does not stop the decoding: the fields say what the
  *   monitor claims, the problems say it must not be believed.
- * - Empty, short, bad header or another structure version: decoded is
- *   false and nothing but length, problems and (for another version) the
- *   version bytes is filled.
+ * - Empty, short or bad header: decoded is false and nothing but length
+ *   and problems is filled.  Another structure version: the same, plus
+ *   checksum_ok, extensions, version and revision.
+ * - A field whose own bytes are bad is unknown while the rest is read: a
+ *   bad manufacturer id (vendor ""), a week out of range (week 0), a name
+ *   or serial string with a byte that is not printable ASCII (""), a
+ *   first descriptor that is no usable timing (has_preferred false).  A
+ *   name without its terminator, or with bad padding after it, is still
+ *   printable and kept as sent.
  * - An EDID is trusted only when problems is 0.  Show the fields of an
  *   untrusted one next to its problems, and never act on them (rules,
  *   links).
@@ -80,11 +86,11 @@ enum edid_problem {
 struct edid_timing {
 	uint32_t pixel_clock_khz; /* 10..655350, in steps of 10 */
 	uint16_t hactive, vactive; /* of the frame (both fields when interlaced) */
-	uint16_t htotal,
-		vtotal; /* active + blanking; an interlaced frame has 2 * field + 1 lines */
+	/* active + blanking; an interlaced frame has 2 * field + 1 lines */
+	uint16_t htotal, vtotal;
 	bool interlaced;
 	/* Frames (fields when interlaced) per 1000 s, rounded to nearest:
-	 * edid-decode's Hz times 1000. */
+	 * edid-decode's Hz times 1000.  0 for an absurdly slow timing. */
 	uint64_t refresh_mhz;
 };
 
@@ -102,10 +108,10 @@ struct edid_info {
 	uint16_t year; /* 1990..2245 */
 	uint8_t width_cm, height_cm; /* both 0 unless both are given */
 	uint8_t extensions; /* extension blocks byte 126 announces */
-	char name[EDID_TEXT_MAX +
-		  1]; /* first monitor name descriptor (0xfc), printable ASCII */
-	char serial_text[EDID_TEXT_MAX +
-			 1]; /* first serial string descriptor (0xff), likewise */
+	/* The first monitor name (0xfc) and serial string (0xff) descriptors,
+	 * printable ASCII only. */
+	char name[EDID_TEXT_MAX + 1];
+	char serial_text[EDID_TEXT_MAX + 1];
 	bool has_preferred;
 	struct edid_timing preferred;
 };

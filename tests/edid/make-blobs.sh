@@ -1,4 +1,6 @@
 #!/bin/bash
+# Bytes travel as one word of hex per byte, split on purpose:
+# shellcheck disable=SC2048,SC2086,SC2116
 # make-blobs.sh [DIR]: write the hand-made EDID blobs of tests/edid/ byte
 # by byte (default DIR: the directory of this script).  Not run by the
 # tests: the .bin files are committed, and what they must decode to comes

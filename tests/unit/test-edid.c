@@ -465,6 +465,12 @@ static void test_timing(void)
 	ASSERT_INT_EQ(decode_timing_fields(0xffff, 1, 0, 1, 0, 0x18, &info), 0);
 	ASSERT_INT_EQ(info.preferred.refresh_mhz, 655350000000LL);
 
+	/* ... and the slowest: 10 kHz over 8190 x 8190 is 0.149 mHz, which
+	 * rounds to 0 (make fuzz found it; the timing is still read) */
+	ASSERT_INT_EQ(decode_timing_fields(1, 4095, 4095, 4095, 4095, 0x18, &info), 0);
+	ASSERT_TRUE(info.has_preferred);
+	ASSERT_INT_EQ(info.preferred.refresh_mhz, 0);
+
 	/* no pixels or no lines: no preferred mode */
 	decode_timing_fields(15400, 0, 160, 1200, 35, 0x1a, &info);
 	ASSERT_INT_EQ(info.problems, EDID_PROBLEM_BAD_PREFERRED_TIMING);

@@ -3,7 +3,14 @@
 # whole parent chains in umockdev's record format (what umockdev-record
 # writes and `umockdev-run -d FILE` loads), for the fixture tier.
 # Default: every entry of /sys/class/graphics.  Runs under busybox sh in the
-# VM (like util-linux's tests/ts/lsblk/mk-input.sh), or on any Linux host.
+# VM (like util-linux's tests/ts/lsblk/mk-input.sh), or on any Linux host,
+# on any kernel: it follows links, and knows no attribute by name.
+#
+# CAPTURE_DRM=1 adds the DRM side: with each device come the DRM devices
+# that share its parent device (cardN, renderDN, and each card's connectors
+# cardN-TYPE-N with status, enabled, dpms, modes and edid), and the default
+# is every entry of /sys/class/graphics and of /sys/class/drm.  Off by
+# default, so the scenarios that made the older trees make them again.
 #
 #   P: /devices/...        the device path
 #   N: fb0                 its node name, from DEVNAME
@@ -113,7 +120,13 @@ emit_device() {
 	emit_dir "$_sp" ""
 	if [ -L "$_sp/driver" ]; then
 		_drv=$(realpath "$_sp/driver")
-		if [ -L "$_drv/module" ]; then
+		# once per driver: umockdev refuses to make the same link twice
+		# (two cards of one driver)
+		case $seen_drivers in
+		*" $_drv "*) _drv= ;;
+		*) seen_drivers="$seen_drivers$_drv " ;;
+		esac
+		if [ -n "$_drv" ] && [ -L "$_drv/module" ]; then
 			_up=$(dotdots "$_devpath")
 			echo "L: $_up${_drv#"$SYS"/}/module=$(readlink "$_drv/module")"
 		fi
@@ -133,20 +146,60 @@ chain() {
 	done
 }
 
+# drm_owner DRMENTRY: the device a /sys/class/drm entry belongs to: a card's
+# or render node's parent (its device link); a connector's device link
+# names its card, so the card's parent.
+drm_owner() {
+	[ -L "$1/device" ] || return 0
+	_o=$(realpath "$1/device")
+	if [ -L "$_o/subsystem" ] && [ "$(basename "$(readlink "$_o/subsystem")")" = drm ]; then
+		[ -L "$_o/device" ] || return 0
+		_o=$(realpath "$_o/device")
+	fi
+	echo "$_o"
+}
+
+# drm_siblings SYSPATH: the DRM entries that share SYSPATH's parent device.
+drm_siblings() {
+	[ -L "$1/device" ] || return 0
+	_parent=$(realpath "$1/device")
+	for _d in "$SYS"/class/drm/*; do
+		[ -L "$_d" ] || continue # the class's own files (version)
+		if [ "$(drm_owner "$_d")" = "$_parent" ]; then
+			echo "$_d"
+		fi
+	done
+}
+
+drm=${CAPTURE_DRM:-0}
 if [ $# -eq 0 ]; then
-	set -- "$SYS"/class/graphics/*
-	[ -e "$1" ] || { echo "capture-sysfs: no entries in $SYS/class/graphics" >&2; exit 1; }
+	_classes="$SYS/class/graphics/*"
+	[ "$drm" = 1 ] && _classes="$_classes $SYS/class/drm/*"
+	for _e in $_classes; do
+		if [ -L "$_e" ]; then
+			set -- "$@" "$_e"
+		fi
+	done
+	[ $# -gt 0 ] || { echo "capture-sysfs: no entries in $SYS/class/graphics or $SYS/class/drm" >&2; exit 1; }
 fi
 
 # Parents first (umockdev wants a parent before its children), each once.
 seen=" "
-for d in "$@"; do
-	[ -e "$d" ] || { echo "capture-sysfs: $d: no such device" >&2; exit 1; }
-	for p in $(chain "$d" | tac); do
+seen_drivers=" "
+emit_chain() {
+	for p in $(chain "$1" | tac); do
 		case $seen in
 		*" $p "*) continue ;;
 		esac
 		seen="$seen$p "
 		emit_device "$p"
+	done
+}
+for d in "$@"; do
+	[ -e "$d" ] || { echo "capture-sysfs: $d: no such device" >&2; exit 1; }
+	emit_chain "$d"
+	[ "$drm" = 1 ] || continue
+	for s in $(drm_siblings "$d"); do
+		emit_chain "$s"
 	done
 done
