@@ -535,7 +535,8 @@ static void check_connectors(struct doctor_ctx *c, const char *subject,
 		f = add(c, DOCTOR_INFO, "connectors", subject,
 			"%s: no connector is known to be connected: nothing has probed them",
 			card->name);
-		FIX(c, f, "echo detect > /sys/class/drm/%s/status", card->connectors[0].name);
+		FIX(c, f, "echo detect > /sys/class/drm/%s/status",
+		    card->connectors[0].name);
 		return;
 	}
 	f = add(c, DOCTOR_PROBLEM, "connectors", subject, "%s: no connector is connected",
