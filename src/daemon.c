@@ -46,23 +46,18 @@ int fb_notify(const char *state)
 	if (!env)
 		return 0;
 	r = fb_notify_address(env, &sa, &len);
-	if (r < 0) {
-		ERR("NOTIFY_SOCKET=%s: not an absolute path or @abstract name: %s", env,
-		    strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return log_errno(
+			r, "NOTIFY_SOCKET=%s: not an absolute path or @abstract name: %m",
+			env);
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		r = -errno;
-		ERR("NOTIFY_SOCKET=%s: cannot create a socket: %s", env, strerror(-r));
-		return r;
-	}
+	if (fd < 0)
+		return log_errno(-errno, "NOTIFY_SOCKET=%s: cannot create a socket: %m",
+				 env);
 	if (sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa, len) <
-	    0) {
-		r = -errno;
-		ERR("NOTIFY_SOCKET=%s: cannot send %s: %s", env, state, strerror(-r));
-		return r;
-	}
+	    0)
+		return log_errno(-errno, "NOTIFY_SOCKET=%s: cannot send %s: %m", env,
+				 state);
 	return 0;
 }
 

@@ -108,26 +108,20 @@ static int create_node(struct apply_ctx *c, const struct node_entry *e, bool rep
 	}
 	tmp_name(tmp, sizeof(tmp), e->name);
 	/* Mode 0 until owner and mode are right: nobody can open it early. */
-	if (mknodat(c->dirfd, tmp, S_IFCHR, e->devnum) < 0) {
-		r = -errno;
-		ERR("%s: cannot create node: %s", shown, strerror(-r));
-		return r;
-	}
+	if (mknodat(c->dirfd, tmp, S_IFCHR, e->devnum) < 0)
+		return log_errno(-errno, "%s: cannot create node: %m", shown);
 	if (fchownat(c->dirfd, tmp, e->own.uid, e->own.gid, AT_SYMLINK_NOFOLLOW) < 0) {
-		r = -errno;
-		ERR("%s: cannot set owner %s:%s: %s", shown, e->own.user, e->own.group,
-		    strerror(-r));
+		r = log_errno(-errno, "%s: cannot set owner %s:%s: %m", shown,
+			      e->own.user, e->own.group);
 		goto fail;
 	}
 	if (fchmodat(c->dirfd, tmp, e->own.mode, 0) < 0) {
-		r = -errno;
-		ERR("%s: cannot set mode %04o: %s", shown, (unsigned)e->own.mode,
-		    strerror(-r));
+		r = log_errno(-errno, "%s: cannot set mode %04o: %m", shown,
+			      (unsigned)e->own.mode);
 		goto fail;
 	}
 	if (renameat(c->dirfd, tmp, c->dirfd, e->name) < 0) {
-		r = -errno;
-		ERR("%s: cannot move new node into place: %s", shown, strerror(-r));
+		r = log_errno(-errno, "%s: cannot move new node into place: %m", shown);
 		goto fail;
 	}
 	DBG("%s: created c %u:%u %s:%s %04o", shown, major(e->devnum), minor(e->devnum),
@@ -160,20 +154,17 @@ static int fix_node(struct apply_ctx *c, const struct node_entry *e, const struc
 		return 0;
 	}
 	fd = openat(c->dirfd, e->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
+	if (fd < 0)
 		return log_errno(-errno, "%s: cannot open node to fix it: %m", shown);
-	}
-	if (fstat(fd, &now) < 0) {
+	if (fstat(fd, &now) < 0)
 		return log_errno(-errno, "%s: cannot stat node: %m", shown);
-	}
 	if (!S_ISCHR(now.st_mode) || now.st_rdev != e->devnum) {
 		ERR("%s: changed while being fixed; left alone", shown);
 		return -EAGAIN;
 	}
-	if (!owner_ok && fchownat(fd, "", e->own.uid, e->own.gid, AT_EMPTY_PATH) < 0) {
+	if (!owner_ok && fchownat(fd, "", e->own.uid, e->own.gid, AT_EMPTY_PATH) < 0)
 		return log_errno(-errno, "%s: cannot set owner %s:%s: %m", shown,
 				 e->own.user, e->own.group);
-	}
 	if (mode_ok && owner_ok)
 		return 0;
 	/* chown may clear bits; set the mode last.  An O_PATH fd takes no
@@ -197,9 +188,8 @@ static int ensure_node(struct apply_ctx *c, const struct node_entry *e)
 
 	shown_path(c, e->name, shown, sizeof(shown));
 	if (fstatat(c->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		if (errno != ENOENT) {
+		if (errno != ENOENT)
 			return log_errno(-errno, "%s: cannot look at node: %m", shown);
-		}
 		return create_node(c, e, false);
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -254,9 +244,8 @@ static int open_parent(struct apply_ctx *c, const char *rel, bool create,
 	int fd;
 
 	fd = openat(c->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
+	if (fd < 0)
 		return log_errno(-errno, "%s: cannot open directory: %m", c->shown);
-	}
 	for (;;) {
 		size_t len = strcspn(p, "/");
 		char comp[NODE_PATH_MAX];
@@ -283,12 +272,10 @@ static int open_parent(struct apply_ctx *c, const char *rel, bool create,
 				return -ENOENT;
 			}
 			if (mkdirat(fd, comp, 0755) < 0 && errno != EEXIST) {
-				int r = -errno;
-
-				ERR("%s: cannot create directory: %s", shown,
-				    strerror(-r));
 				close(fd);
-				return r;
+				return log_errno(-errno,
+						 "%s: cannot create directory: %m",
+						 shown);
 			}
 			made = true;
 			next = openat(fd, comp,
@@ -323,14 +310,10 @@ static int make_link(struct apply_ctx *c, int pfd, const char *base,
 	int r;
 
 	tmp_name(tmp, sizeof(tmp), base);
-	if (symlinkat(l->target, pfd, tmp) < 0) {
-		r = -errno;
-		ERR("%s: cannot create link: %s", shown, strerror(-r));
-		return r;
-	}
+	if (symlinkat(l->target, pfd, tmp) < 0)
+		return log_errno(-errno, "%s: cannot create link: %m", shown);
 	if (renameat(pfd, tmp, pfd, base) < 0) {
-		r = -errno;
-		ERR("%s: cannot move new link into place: %s", shown, strerror(-r));
+		r = log_errno(-errno, "%s: cannot move new link into place: %m", shown);
 		unlinkat(pfd, tmp, 0);
 		return r;
 	}
@@ -356,9 +339,8 @@ static int ensure_link(struct apply_ctx *c, const struct node_link *l)
 	if (pfd < 0)
 		return pfd;
 	if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		if (errno != ENOENT) {
+		if (errno != ENOENT)
 			return log_errno(-errno, "%s: cannot look at link: %m", shown);
-		}
 		if (dry(c)) {
 			printf("ln -s %s %s\n", l->target, shown);
 			return 0;
@@ -591,9 +573,8 @@ int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan
 	DIR *d;
 
 	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
+	if (fd < 0)
 		return log_errno(-errno, "%s: cannot open directory: %m", devdir_shown);
-	}
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);
@@ -641,9 +622,8 @@ int node_remove(int dirfd, const char *devdir_shown, const char *name, dev_t dev
 	if (!node_name_is_safe(name))
 		return -EINVAL;
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		if (errno != ENOENT) {
+		if (errno != ENOENT)
 			return log_errno(-errno, "%s: cannot look at node: %m", shown);
-		}
 	} else if (S_ISCHR(st.st_mode) && st.st_rdev == devnum) {
 		ret = remove_entry(&c, dirfd, name, name);
 	} else {

@@ -467,9 +467,8 @@ int fb_rules_load(const char *path, bool missing_ok, struct fb_rules *r)
 			return 0;
 		return log_errno(-errno, "%s: cannot open rules file: %m", path);
 	}
-	if (fstat(fd, &st) < 0) {
+	if (fstat(fd, &st) < 0)
 		return log_errno(-errno, "%s: cannot stat rules file: %m", path);
-	}
 	if (!S_ISREG(st.st_mode)) {
 		ERR("%s: rules file is not a regular file", path);
 		return -EINVAL;
