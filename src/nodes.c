@@ -468,7 +468,10 @@ static int remove_entry(struct apply_ctx *c, int dfd, const char *name, const ch
 			return 0;
 		return log_errno(-errno, "%s: cannot remove: %m", shown);
 	}
-	DBG("%s: removed", shown);
+	if (c->flags & NODE_SAY_REMOVED)
+		printf("removed %s\n", shown);
+	else
+		DBG("%s: removed", shown);
 	return 0;
 }
 

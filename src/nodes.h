@@ -93,6 +93,7 @@ bool node_name_is_safe(const char *name);
 
 enum {
 	NODE_DRY_RUN = 1 << 0, /* print mknod/chown/chmod/ln/rm lines, change nothing */
+	NODE_SAY_REMOVED = 1 << 1, /* print "removed PATH" for each entry removed */
 };
 
 /*
@@ -113,9 +114,11 @@ int node_apply_one(int dirfd, const char *devdir_shown, const struct node_plan *
 int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan,
 	       unsigned flags);
 /*
- * hotplug remove: delete node name only when it is a character device with
- * devnum, then the links under fb/by-* (and rule links in plan->stale)
- * that point to it.  Returns 0 or -errno.
+ * A device that left (hotplug's remove, unload): delete node name only
+ * when it is a character device with devnum (when the name is free, the
+ * links still go; when something else took it, nothing is touched), then
+ * the links under fb/by-* and the rule links in plan->stale that point to
+ * it as fbclassctl makes them ("../../fb1").  Returns 0 or -errno.
  */
 int node_remove(int dirfd, const char *devdir_shown, const char *name, dev_t devnum,
 		const struct node_plan *plan, unsigned flags);
