@@ -94,26 +94,22 @@ static int parse_buffer_size(const char *s, unsigned *out)
 }
 
 enum {
-	OPT_DEV = 0x100,
-	OPT_CONFIG,
-	OPT_LOAD_MODULES,
-	OPT_BUFFER_SIZE,
+	OPT_BUFFER_SIZE = NODEMGR_OPT_END,
 	OPT_READY_FD,
 	OPT_SYSLOG,
-	OPT_VALIDATE,
 	OPT_COALESCE,
 };
 
 int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 {
 	static const struct option options[] = {
-		{ "dev", required_argument, NULL, OPT_DEV },
-		{ "config", required_argument, NULL, OPT_CONFIG },
-		{ "load-modules", no_argument, NULL, OPT_LOAD_MODULES },
+		NODEMGR_OPTION_DEV,
+		NODEMGR_OPTION_CONFIG,
+		NODEMGR_OPTION_LOAD_MODULES,
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ "ready-fd", required_argument, NULL, OPT_READY_FD },
 		{ "syslog", no_argument, NULL, OPT_SYSLOG },
-		{ "validate", no_argument, NULL, OPT_VALIDATE },
+		NODEMGR_OPTION_VALIDATE,
 		{ "coalesce", required_argument, NULL, OPT_COALESCE },
 		{ "help", no_argument, NULL, 'h' },
 		{},
@@ -123,26 +119,20 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 	/* No --settle: the daemon itself finds drivers as they appear, and
 	 * waiting would only delay readiness. */
 	*o = (struct fb_daemon_opts){
-		.nm = { .devdir = "/dev", .config = FB_RULES_DEFAULT_FILE, .settle = 0 },
 		.buffer_size = FB_DAEMON_BUFFER_DEFAULT,
 		.coalesce_ms = FB_DAEMON_COALESCE_DEFAULT,
 		.ready_fd = -1,
 	};
+	nodemgr_opts_init(&o->nm);
+	o->nm.settle = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
-		case OPT_DEV:
-			o->nm.devdir = optarg;
-			break;
-		case OPT_CONFIG:
-			o->nm.config = optarg;
-			o->nm.config_given = true;
-			break;
-		case OPT_LOAD_MODULES:
-			o->nm.load_modules = true;
-			break;
-		case OPT_VALIDATE:
-			o->nm.validate = fbclassctl_bench_quick;
+		case NODEMGR_OPT_DEV:
+		case NODEMGR_OPT_CONFIG:
+		case NODEMGR_OPT_LOAD_MODULES:
+		case NODEMGR_OPT_VALIDATE:
+			nodemgr_parse_option(c, optarg, &o->nm);
 			break;
 		case OPT_BUFFER_SIZE:
 			if (parse_buffer_size(optarg, &o->buffer_size) < 0) {
@@ -179,15 +169,7 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 			return -EINVAL; /* getopt_long said why */
 		}
 	}
-	if (optind < argc) {
-		ERR("daemon: unexpected argument \"%s\"", argv[optind]);
-		return -EINVAL;
-	}
-	if (!*o->nm.devdir) {
-		ERR("--dev: empty directory name");
-		return -EINVAL;
-	}
-	return 0;
+	return nodemgr_check_args("daemon", argc, argv, &o->nm);
 }
 
 enum fb_daemon_action fb_daemon_classify(const char *subsystem, const char *action,

@@ -28,84 +28,47 @@
 
 /* ---- options ---- */
 
-enum {
-	OPT_DEV = 0x100,
-	OPT_CONFIG,
-	OPT_DRY_RUN,
-	OPT_CHECK_CONFIG,
-	OPT_LOAD_MODULES,
-	OPT_SETTLE,
-	OPT_VALIDATE,
-};
-
-/* A coldplug-only option c: 0 when set, -EINVAL (reported). */
-static int parse_coldplug_option(int c, struct nodemgr_opts *o)
+void nodemgr_opts_init(struct nodemgr_opts *o)
 {
-	switch (c) {
-	case OPT_CHECK_CONFIG:
-		o->check_config = true;
-		return 0;
-	case OPT_LOAD_MODULES:
-		o->load_modules = true;
-		return 0;
-	case OPT_VALIDATE:
-		o->validate = fbclassctl_bench_quick;
-		return 0;
-	case OPT_SETTLE:
-		if (parse_seconds(optarg, true, &o->settle) == 0)
-			return 0;
-		ERR("--settle: invalid number of seconds \"%s\"", optarg);
-		return -EINVAL;
-	}
-	return -EINVAL; /* getopt_long said why */
-}
-
-int nodemgr_parse_args(int argc, char *argv[], bool coldplug, struct nodemgr_opts *o)
-{
-	static const struct option options[] = {
-		{ "dev", required_argument, NULL, OPT_DEV },
-		{ "config", required_argument, NULL, OPT_CONFIG },
-		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "check-config", no_argument, NULL, OPT_CHECK_CONFIG },
-		{ "load-modules", no_argument, NULL, OPT_LOAD_MODULES },
-		{ "settle", required_argument, NULL, OPT_SETTLE },
-		{ "validate", no_argument, NULL, OPT_VALIDATE },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	const char *cmd = coldplug ? "coldplug" : "hotplug";
-	int c;
-
 	*o = (struct nodemgr_opts){ .devdir = "/dev",
 				    .config = FB_RULES_DEFAULT_FILE,
 				    .settle = 5 };
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		switch (c) {
-		case OPT_DEV:
-			o->devdir = optarg;
-			break;
-		case OPT_CONFIG:
-			o->config = optarg;
-			o->config_given = true;
-			break;
-		case OPT_DRY_RUN:
-			o->dry_run = true;
-			break;
-		case 'h':
-			o->help = true;
+}
+
+int nodemgr_parse_option(int c, const char *arg, struct nodemgr_opts *o)
+{
+	switch (c) {
+	case NODEMGR_OPT_DEV:
+		o->devdir = arg;
+		return 0;
+	case NODEMGR_OPT_CONFIG:
+		o->config = arg;
+		o->config_given = true;
+		return 0;
+	case NODEMGR_OPT_DRY_RUN:
+		o->dry_run = true;
+		return 0;
+	case NODEMGR_OPT_CHECK_CONFIG:
+		o->check_config = true;
+		return 0;
+	case NODEMGR_OPT_LOAD_MODULES:
+		o->load_modules = true;
+		return 0;
+	case NODEMGR_OPT_VALIDATE:
+		o->validate = fbclassctl_bench_quick;
+		return 0;
+	case NODEMGR_OPT_SETTLE:
+		if (parse_seconds(arg, true, &o->settle) == 0)
 			return 0;
-		case '?':
-			return -EINVAL; /* getopt_long said why */
-		default:
-			if (!coldplug) {
-				ERR("%s: option %s is for coldplug only", cmd,
-				    argv[optind - 1]);
-				return -EINVAL;
-			}
-			if (parse_coldplug_option(c, o) < 0)
-				return -EINVAL;
-		}
+		ERR("--settle: invalid number of seconds \"%s\"", arg);
+		return -EINVAL;
 	}
+	return -EINVAL;
+}
+
+int nodemgr_check_args(const char *cmd, int argc, char *argv[],
+		       const struct nodemgr_opts *o)
+{
 	if (optind < argc) {
 		ERR("%s: unexpected argument \"%s\"", cmd, argv[optind]);
 		return -EINVAL;
@@ -115,6 +78,46 @@ int nodemgr_parse_args(int argc, char *argv[], bool coldplug, struct nodemgr_opt
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static bool is_hotplug_option(int c)
+{
+	return c == NODEMGR_OPT_DEV || c == NODEMGR_OPT_CONFIG ||
+	       c == NODEMGR_OPT_DRY_RUN;
+}
+
+int nodemgr_parse_args(int argc, char *argv[], bool coldplug, struct nodemgr_opts *o)
+{
+	static const struct option options[] = {
+		NODEMGR_OPTION_DEV,
+		NODEMGR_OPTION_CONFIG,
+		NODEMGR_OPTION_DRY_RUN,
+		NODEMGR_OPTION_CHECK_CONFIG,
+		NODEMGR_OPTION_LOAD_MODULES,
+		NODEMGR_OPTION_SETTLE,
+		NODEMGR_OPTION_VALIDATE,
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	const char *cmd = coldplug ? "coldplug" : "hotplug";
+	int c;
+
+	nodemgr_opts_init(o);
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		if (c == 'h') {
+			o->help = true;
+			return 0;
+		}
+		if (c == '?')
+			return -EINVAL; /* getopt_long said why */
+		if (!coldplug && !is_hotplug_option(c)) {
+			ERR("%s: option %s is for coldplug only", cmd, argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (nodemgr_parse_option(c, optarg, o) < 0)
+			return -EINVAL;
+	}
+	return nodemgr_check_args(cmd, argc, argv, o);
 }
 
 /* ---- rules ---- */

@@ -47,6 +47,42 @@ struct nodemgr_opts {
 int nodemgr_parse_args(int argc, char *argv[], bool coldplug, struct nodemgr_opts *o);
 
 /*
+ * The options the node manager's commands share (coldplug, hotplug,
+ * daemon, unload), for a command that parses its own: its getopt_long
+ * table lists those it takes with these values and its own from
+ * NODEMGR_OPT_END on, and each of these goes to nodemgr_parse_option().
+ */
+enum {
+	NODEMGR_OPT_DEV = 0x100,
+	NODEMGR_OPT_CONFIG,
+	NODEMGR_OPT_DRY_RUN,
+	NODEMGR_OPT_CHECK_CONFIG,
+	NODEMGR_OPT_LOAD_MODULES,
+	NODEMGR_OPT_SETTLE,
+	NODEMGR_OPT_VALIDATE,
+	NODEMGR_OPT_END,
+};
+/* Their entries of a getopt_long table (<getopt.h>), one a line. */
+/* clang-format off */
+#define NODEMGR_OPTION_DEV          { "dev", required_argument, NULL, NODEMGR_OPT_DEV }
+#define NODEMGR_OPTION_CONFIG       { "config", required_argument, NULL, NODEMGR_OPT_CONFIG }
+#define NODEMGR_OPTION_DRY_RUN      { "dry-run", no_argument, NULL, NODEMGR_OPT_DRY_RUN }
+#define NODEMGR_OPTION_CHECK_CONFIG { "check-config", no_argument, NULL, NODEMGR_OPT_CHECK_CONFIG }
+#define NODEMGR_OPTION_LOAD_MODULES { "load-modules", no_argument, NULL, NODEMGR_OPT_LOAD_MODULES }
+#define NODEMGR_OPTION_SETTLE       { "settle", required_argument, NULL, NODEMGR_OPT_SETTLE }
+#define NODEMGR_OPTION_VALIDATE     { "validate", no_argument, NULL, NODEMGR_OPT_VALIDATE }
+/* clang-format on */
+/* The defaults: --dev /dev, --config FB_RULES_DEFAULT_FILE, --settle 5. */
+void nodemgr_opts_init(struct nodemgr_opts *o);
+/* One of the shared options, c, with its argument.  0, or -EINVAL
+ * (reported). */
+int nodemgr_parse_option(int c, const char *arg, struct nodemgr_opts *o);
+/* After the options: no argument is left, and --dev is not empty.  0,
+ * or -EINVAL (reported, naming cmd). */
+int nodemgr_check_args(const char *cmd, int argc, char *argv[],
+		       const struct nodemgr_opts *o);
+
+/*
  * Load o->config (a missing default file gives no rules).  0; -EINVAL
  * when the file is the user's to fix: each bad line printed as FILE:LINE,
  * or why the file cannot be used (missing, not a regular file, too large,
