@@ -5,8 +5,6 @@
  * print it; node_owner_defaults() alone looks up a group.  Applying a plan
  * is src/nodes.c.
  */
-#include "config.h"
-
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>

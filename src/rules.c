@@ -148,6 +148,62 @@ static bool resolve_group(const char *name, gid_t *gid)
 	return fb_group_by_name(name, gid);
 }
 
+/* The value of key after '"' at p, unescaped into v (room for all of p).
+ * Returns the end of the value (after the closing quote), or NULL with
+ * why filled. */
+static const char *read_quoted(const char *p, const char *key, char *v, char *why,
+			       size_t whylen)
+{
+	size_t n = 0;
+
+	for (;; p++) {
+		if (!*p) {
+			snprintf(why, whylen, "unterminated quote in value of \"%s\"",
+				 key);
+			return NULL;
+		}
+		if (*p == '"')
+			break;
+		if (*p == '\\') {
+			if (p[1] != '"' && p[1] != '\\') {
+				snprintf(why, whylen,
+					 "invalid escape \"\\%c\" in value of \"%s\" (only \\\" and \\\\)",
+					 p[1] ? p[1] : ' ', key);
+				return NULL;
+			}
+			p++;
+		}
+		v[n++] = *p;
+	}
+	v[n] = '\0';
+	p++; /* closing quote */
+	if (*p && *p != ' ' && *p != '\t') {
+		snprintf(why, whylen, "garbage after the quoted value of \"%s\"", key);
+		return NULL;
+	}
+	return p;
+}
+
+/* An unquoted value of key at p into v (room for all of p).  Returns its
+ * end, or NULL with why filled. */
+static const char *read_plain(const char *p, const char *key, char *v, char *why,
+			      size_t whylen)
+{
+	size_t n = 0;
+
+	for (; *p && *p != ' ' && *p != '\t'; p++) {
+		if (*p == '"' || *p == '\\') {
+			snprintf(why, whylen,
+				 "unexpected '%c' in value of \"%s\" (quote the whole value)",
+				 *p, key);
+			return NULL;
+		}
+		v[n++] = *p;
+	}
+	v[n] = '\0';
+	return p;
+}
+
 /*
  * Read one word at *pp into key/value.  Returns 1 for a word, 0 at the end
  * of the line (or a comment), -EINVAL with why filled, -ENOMEM.
@@ -158,7 +214,6 @@ static int next_word(const char **pp, char **key, char **value, char *why, size_
 	const char *k;
 	size_t klen;
 	char *v;
-	size_t vlen = 0;
 
 	*key = *value = NULL;
 	while (*p == ' ' || *p == '\t')
@@ -190,51 +245,17 @@ static int next_word(const char **pp, char **key, char **value, char *why, size_
 	v = malloc(strlen(p) + 1);
 	if (!v)
 		return -ENOMEM;
-	if (*p == '"') {
-		p++;
-		for (;;) {
-			if (!*p) {
-				snprintf(why, whylen,
-					 "unterminated quote in value of \"%s\"", *key);
-				goto bad;
-			}
-			if (*p == '"')
-				break;
-			if (*p == '\\') {
-				if (p[1] != '"' && p[1] != '\\') {
-					snprintf(why, whylen,
-						 "invalid escape \"\\%c\" in value of \"%s\" (only \\\" and \\\\)",
-						 p[1] ? p[1] : ' ', *key);
-					goto bad;
-				}
-				p++;
-			}
-			v[vlen++] = *p++;
-		}
-		p++; /* closing quote */
-		if (*p && *p != ' ' && *p != '\t') {
-			snprintf(why, whylen, "garbage after the quoted value of \"%s\"",
-				 *key);
-			goto bad;
-		}
-	} else {
-		while (*p && *p != ' ' && *p != '\t') {
-			if (*p == '"' || *p == '\\') {
-				snprintf(why, whylen,
-					 "unexpected '%c' in value of \"%s\" (quote the whole value)",
-					 *p, *key);
-				goto bad;
-			}
-			v[vlen++] = *p++;
-		}
+	if (*p == '"')
+		p = read_quoted(p + 1, *key, v, why, whylen);
+	else
+		p = read_plain(p, *key, v, why, whylen);
+	if (!p) {
+		free(v);
+		return -EINVAL;
 	}
-	v[vlen] = '\0';
 	*value = v;
 	*pp = p;
 	return 1;
-bad:
-	free(v);
-	return -EINVAL;
 }
 
 static int set_string(char **slot, const char *key, char *value, char *why, size_t whylen)

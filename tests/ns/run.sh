@@ -1,6 +1,7 @@
 #!/bin/bash
-# ns tier: as root, in a private mount namespace, coldplug and hotplug make
-# real nodes on a private tmpfs, and every hostile case of issue 4 is tried.
+# ns tier: as root, in a private mount namespace, coldplug, hotplug and
+# unload make and remove real nodes on a private tmpfs, and every hostile
+# entry we know of in a dev dir is tried.
 # The device source is a umockdev tree made by mkfixture.sh (fb0 on PCI,
 # fb1 and fb2 on platform vfb.1 and vfb.2, both with the id "Virtual FB").
 set -u
