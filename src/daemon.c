@@ -19,7 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
 #include "daemon.h"
 #include "log.h"
 #include "macro.h"
@@ -53,6 +52,7 @@ int fb_notify(const char *state)
 	struct sockaddr_un sa;
 	socklen_t len;
 	_cleanup_close_ int fd = -1;
+	ssize_t sent;
 	int r;
 
 	if (!env)
@@ -66,8 +66,8 @@ int fb_notify(const char *state)
 	if (fd < 0)
 		return log_errno(-errno, "NOTIFY_SOCKET=%s: cannot create a socket: %m",
 				 env);
-	if (sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa, len) <
-	    0)
+	sent = sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa, len);
+	if (sent < 0)
 		return log_errno(-errno, "NOTIFY_SOCKET=%s: cannot send %s: %m", env,
 				 state);
 	return 0;
@@ -116,14 +116,14 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 	};
 	int c;
 
-	/* No --settle: the daemon itself finds drivers as they appear, and
-	 * waiting would only delay readiness. */
 	*o = (struct fb_daemon_opts){
 		.buffer_size = FB_DAEMON_BUFFER_DEFAULT,
 		.coalesce_ms = FB_DAEMON_COALESCE_DEFAULT,
 		.ready_fd = -1,
 	};
 	nodemgr_opts_init(&o->nm);
+	/* No --settle: the daemon itself finds drivers as they appear, and
+	 * waiting would only delay readiness. */
 	o->nm.settle = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
