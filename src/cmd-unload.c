@@ -1,20 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* fbclassctl unload: remove a framebuffer's driver when nobody holds it. */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "holders.h"
 #include "kmod.h"
 #include "log.h"
+#include "nodemgr.h"
+#include "rules.h"
 #include "strutil.h"
 #include "unload.h"
 
@@ -25,57 +22,84 @@ static void unload_usage(void)
 	       "Remove the driver of a framebuffer safely: refuse while a process holds\n"
 	       "it, unbind fbcon first, remove the module when its refcount is 0 (else\n"
 	       "unbind the parent device), wait for the device to go, then remove its\n"
-	       "node and /dev/fb/by-* links.\n"
+	       "node and the links fbclassctl made for it, as hotplug's remove does.\n"
 	       "\n"
 	       "Options:\n"
 	       "      --force          do not check holders (dangerous; see fbclassctl(8))\n"
 	       "      --timeout SECS   wait this long for the device to go (default 5)\n"
 	       "      --dev DIR        device directory (default /dev)\n"
+	       "      --config FILE    rules file, for its links (default " FB_RULES_DEFAULT_FILE
+	       ")\n"
 	       "  -h, --help           show this help\n");
 }
 
-/* Devices bound to the driver of parent: the driver directory's symlinks
- * other than "module". */
-static unsigned count_bound_devices(const char *parent_syspath)
-{
-	char path[4096];
-	struct dirent *de;
-	unsigned n = 0;
-	DIR *d;
+struct unload_opts {
+	struct nodemgr_opts nm; /* --dev, --config: the node manager's */
+	char *device;
+	unsigned long long timeout; /* seconds */
+	bool force;
+	bool help;
+};
 
-	snprintf(path, sizeof(path), "%s/driver", parent_syspath);
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while ((de = readdir(d)))
-		if (de->d_type == DT_LNK && strcmp(de->d_name, "module") != 0)
-			n++;
-	closedir(d);
-	return n;
+/* 0, or -EINVAL for a usage error (reported). */
+static int parse_args(int argc, char *argv[], struct unload_opts *o)
+{
+	enum { OPT_FORCE = NODEMGR_OPT_END, OPT_TIMEOUT };
+	static const struct option options[] = {
+		{ "force", no_argument, NULL, OPT_FORCE },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		NODEMGR_OPTION_DEV,
+		NODEMGR_OPTION_CONFIG,
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int c;
+
+	*o = (struct unload_opts){ .timeout = 5 };
+	nodemgr_opts_init(&o->nm);
+	o->nm.say_removed = true;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (c) {
+		case OPT_FORCE:
+			o->force = true;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_decimal(optarg, 3600, &o->timeout) < 0) {
+				ERR("--timeout: \"%s\" is not a number of seconds (0 to 3600)",
+				    optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'h':
+			o->help = true;
+			return 0;
+		case '?':
+			return -EINVAL; /* getopt_long said why */
+		default: /* --dev, --config */
+			nodemgr_parse_option(c, optarg, &o->nm);
+		}
+	}
+	if (optind + 1 != argc) {
+		ERR("%s", optind == argc ? "missing DEVICE" : "only one DEVICE at a time");
+		return -EINVAL;
+	}
+	o->device = argv[optind];
+	return 0;
 }
 
-static int unbind_parent(const char *parent_syspath, const char *sysname)
-{
-	char path[4096];
-	int fd, r = 0;
-	size_t len = strlen(sysname);
+/* One unload: the device, and what was done to it so far. */
+struct unload {
+	const struct unload_opts *o;
+	const struct fb_device *dev;
+	const struct fb_parent *parent;
+	size_t n_holders;
+	struct fb_fbcon_state fbcon;
+	bool fbcon_unbound;
+	bool driver_gone;
+};
 
-	snprintf(path, sizeof(path), "%s/driver/unbind", parent_syspath);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, sysname, len) != (ssize_t)len)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
-static void report_removed(const char *path)
-{
-	printf("removed %s\n", path);
-}
-
-/* Holders of the target; prints them.  Returns the count. */
+/* Holders of the device, each printed.  Returns the count; *uninspectable
+ * counts the processes that could not be looked into. */
 static size_t check_holders(const struct fb_device *dev, const char *devdir, bool force,
 			    size_t *uninspectable)
 {
@@ -88,7 +112,7 @@ static size_t check_holders(const struct fb_device *dev, const char *devdir, boo
 	fb_holder_target_init(&t, dev, devdir);
 	r = fb_holders_scan("/proc", &t, 1, &hl);
 	if (r < 0) {
-		ERR("/proc: cannot scan processes: %s", strerror(-r));
+		log_errno(r, "/proc: cannot scan processes: %m");
 		*uninspectable = 1;
 		return 0;
 	}
@@ -109,191 +133,219 @@ static size_t check_holders(const struct fb_device *dev, const char *devdir, boo
 	return n;
 }
 
-static int do_unload(int argc, char *argv[])
+/* 1. Holders.  A process we cannot look into might hold it too.  0, or
+ * -EBUSY (reported). */
+static int refuse_if_held(struct unload *u)
 {
-	enum { OPT_FORCE = 0x100, OPT_TIMEOUT, OPT_DEV };
-	static const struct option options[] = {
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "dev", required_argument, NULL, OPT_DEV },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	const char *devdir = "/dev", *why = NULL;
-	bool force = false, fbcon_unbound = false, driver_gone = false;
-	unsigned long long timeout = 5;
-	struct fb_device_list list = {};
-	const struct fb_device *dev, **sel = NULL;
-	const struct fb_parent *parent;
-	struct fb_unload_facts facts = { .refcnt = -1 };
-	struct fb_fbcon_state st;
-	struct fb_kmod *kmod = NULL;
-	enum fb_unload_method method;
-	size_t n_holders, uninspectable, nsel;
-	char *name = NULL, *syspath = NULL;
-	int c, r, ret = FB_EXIT_ERROR;
+	const char *name = u->dev->name;
+	size_t uninspectable, n;
 
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		switch (c) {
-		case OPT_FORCE:
-			force = true;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_decimal(optarg, 3600, &timeout) < 0) {
-				ERR("--timeout: \"%s\" is not a number of seconds (0 to 3600)",
-				    optarg);
-				return fb_usage_error("unload");
-			}
-			break;
-		case OPT_DEV:
-			devdir = optarg;
-			break;
-		case 'h':
-			unload_usage();
-			return FB_EXIT_OK;
-		default:
-			return fb_usage_error("unload");
-		}
-	}
-	if (optind + 1 != argc) {
-		ERR("%s", optind == argc ? "missing DEVICE" : "only one DEVICE at a time");
-		return fb_usage_error("unload");
-	}
-	if (fb_cmd_scan(&list, FB_SCAN_NODE, false) < 0)
-		return FB_EXIT_ERROR;
-	if (fb_cmd_select(&list, 1, argv + optind, &sel, &nsel) < 0)
-		goto finish;
-	dev = sel[0];
-	name = strdup(dev->name);
-	syspath = strdup(dev->syspath);
-	if (!name || !syspath) {
-		ERR("out of memory");
-		goto finish;
-	}
-	parent = fb_device_parent(dev);
-
-	/* 1. Holders.  A process we cannot look into might hold it too. */
-	n_holders = check_holders(dev, devdir, force, &uninspectable);
-	if (!force && (n_holders || uninspectable)) {
-		if (n_holders)
-			ERR("%s: refusing to unload: %zu process%s hold%s it; close %s first (or see --force)",
-			    name, n_holders, n_holders == 1 ? "" : "es",
-			    n_holders == 1 ? "s" : "", n_holders == 1 ? "it" : "them");
-		if (uninspectable)
-			ERR("%s: refusing to unload: %zu processes could not be inspected (run as root)",
-			    name, uninspectable);
-		goto finish;
-	}
-	if (force) {
+	n = u->n_holders =
+		check_holders(u->dev, u->o->nm.devdir, u->o->force, &uninspectable);
+	if (u->o->force) {
 		WRN("*** --force: %s is unloaded although %zu process%s hold%s it and %zu could not be inspected; their next access or close may crash the kernel ***",
-		    name, n_holders, n_holders == 1 ? "" : "es",
-		    n_holders == 1 ? "s" : "", uninspectable);
+		    name, n, n == 1 ? "" : "es", n == 1 ? "s" : "", uninspectable);
+		return 0;
 	}
+	if (n)
+		ERR("%s: refusing to unload: %zu process%s hold%s it; close %s first (or see --force)",
+		    name, n, n == 1 ? "" : "es", n == 1 ? "s" : "",
+		    n == 1 ? "it" : "them");
+	if (uninspectable)
+		ERR("%s: refusing to unload: %zu processes could not be inspected (run as root)",
+		    name, uninspectable);
+	return n || uninspectable ? -EBUSY : 0;
+}
 
-	/* 2. fbcon, if it runs on this framebuffer. */
-	r = fb_fbcon_read("/sys", &st);
-	if (r == 0 && st.bound) {
-		unsigned first, last;
-		int nc = fb_fbcon_consoles(dev, devdir, &first, &last);
+/* 2. fbcon, if it runs on this framebuffer.  0 or -errno (reported). */
+static int unbind_fbcon(struct unload *u)
+{
+	const char *name = u->dev->name;
+	unsigned first, last;
+	int nc, r;
 
-		if (nc != 0) {
-			if (nc > 0)
-				printf("%s: unbinding fbcon (%s, consoles %u-%u) first\n",
-				       name, st.vtcon, first, last);
-			else
-				printf("%s: unbinding fbcon (%s; its console map is unknown: %s) first\n",
-				       name, st.vtcon, strerror(-nc));
-			fflush(stdout);
-			r = fb_fbcon_set_bind("/sys", &st, false);
-			if (r < 0) {
-				ERR("%s: cannot unbind fbcon through /sys/class/vtconsole/%s/bind: %s",
-				    name, st.vtcon, strerror(-r));
-				goto finish;
-			}
-			fbcon_unbound = true;
-		}
-	}
+	if (fb_fbcon_read("/sys", &u->fbcon) != 0 || !u->fbcon.bound)
+		return 0;
+	nc = fb_fbcon_consoles(u->dev, u->o->nm.devdir, &first, &last);
+	if (nc == 0)
+		return 0;
+	if (nc > 0)
+		printf("%s: unbinding fbcon (%s, consoles %u-%u) first\n", name,
+		       u->fbcon.vtcon, first, last);
+	else
+		printf("%s: unbinding fbcon (%s; its console map is unknown: %s) first\n",
+		       name, u->fbcon.vtcon, strerror(-nc));
+	fflush(stdout);
+	r = fb_fbcon_set_bind("/sys", &u->fbcon, false);
+	if (r < 0)
+		return log_errno(
+			r,
+			"%s: cannot unbind fbcon through /sys/class/vtconsole/%s/bind: %m",
+			name, u->fbcon.vtcon);
+	u->fbcon_unbound = true;
+	return 0;
+}
 
-	/* 3. Module or unbind. */
-	facts.has_parent = parent != NULL;
-	facts.has_driver = parent && parent->driver;
-	facts.has_module = parent && parent->module;
-	facts.holders_present = n_holders > 0;
-	facts.on_platform_bus = parent && streq_ptr(parent->subsystem, "platform");
+/* Nothing was removed: give the console back. */
+static void rebind_fbcon(const struct unload *u)
+{
+	if (fb_fbcon_set_bind("/sys", &u->fbcon, true) == 0)
+		printf("%s: fbcon bound again (%s)\n", u->dev->name, u->fbcon.vtcon);
+	else
+		WRN("%s: fbcon stays unbound: cannot write /sys/class/vtconsole/%s/bind",
+		    u->dev->name, u->fbcon.vtcon);
+}
+
+static int remove_module(const struct unload *u, struct fb_kmod *kmod, const char *why)
+{
+	const char *module = u->parent->module;
+	int r;
+
+	printf("%s: removing module %s (%s)\n", u->dev->name, module, why);
+	fflush(stdout);
+	r = fb_kmod_remove(kmod, module);
+	if (r < 0)
+		return log_errno(r, "%s: cannot remove module %s: %m", u->dev->name,
+				 module);
+	return 0;
+}
+
+static int unbind_parent(const struct unload *u, const char *why)
+{
+	const struct fb_parent *p = u->parent;
+	int r;
+
+	if (p->module)
+		printf("%s: unbinding %s from driver %s (module %s: %s)\n", u->dev->name,
+		       p->sysname, p->driver, p->module, why);
+	else
+		printf("%s: unbinding %s from driver %s (%s)\n", u->dev->name, p->sysname,
+		       p->driver, why);
+	fflush(stdout);
+	r = fb_unload_unbind(p->syspath, p->sysname);
+	if (r < 0)
+		return log_errno(r, "%s: cannot unbind %s through %s/driver/unbind: %m",
+				 u->dev->name, p->sysname, p->syspath);
+	return 0;
+}
+
+/* 3. Module or unbind, as fb_unload_decide says.  0 or -errno (reported). */
+static int remove_driver(struct unload *u)
+{
+	const struct fb_parent *parent = u->parent;
+	struct fb_unload_facts facts = {
+		.refcnt = -1,
+		.has_parent = parent != NULL,
+		.has_driver = parent && parent->driver,
+		.has_module = parent && parent->module,
+		.holders_present = u->n_holders > 0,
+		.on_platform_bus = parent && streq_ptr(parent->subsystem, "platform"),
+	};
+	struct fb_kmod *kmod = NULL;
+	const char *why = NULL;
+	int r = 0;
+
 	if (facts.has_module) {
 		r = fb_kmod_new(&kmod);
 		if (r < 0) {
 			if (r == -ENOMEM)
-				ERR("%s: cannot start module loading (%s)", name,
+				ERR("%s: cannot start module loading (%s)", u->dev->name,
 				    fb_kmod_backend_name);
-			goto finish;
+			return r;
 		}
 		facts.refcnt = fb_kmod_refcnt(kmod, parent->module);
 	}
 	if (facts.has_driver)
-		facts.bound_devices = count_bound_devices(parent->syspath);
-	method = fb_unload_decide(&facts, &why);
-	switch (method) {
+		facts.bound_devices = fb_unload_count_bound(parent->syspath);
+	switch (fb_unload_decide(&facts, &why)) {
 	case FB_UNLOAD_NONE:
-		ERR("%s: cannot unload: %s", name, why);
-		goto finish;
+		ERR("%s: cannot unload: %s", u->dev->name, why);
+		r = -ENODEV;
+		break;
 	case FB_UNLOAD_REMOVE_MODULE:
-		printf("%s: removing module %s (%s)\n", name, parent->module, why);
-		fflush(stdout);
-		r = fb_kmod_remove(kmod, parent->module);
-		if (r < 0) {
-			ERR("%s: cannot remove module %s: %s", name, parent->module,
-			    strerror(-r));
-			goto finish;
-		}
+		r = remove_module(u, kmod, why);
 		break;
 	case FB_UNLOAD_UNBIND:
-		if (facts.has_module)
-			printf("%s: unbinding %s from driver %s (module %s: %s)\n", name,
-			       parent->sysname, parent->driver, parent->module, why);
-		else
-			printf("%s: unbinding %s from driver %s (%s)\n", name,
-			       parent->sysname, parent->driver, why);
-		fflush(stdout);
-		r = unbind_parent(parent->syspath, parent->sysname);
-		if (r < 0) {
-			ERR("%s: cannot unbind %s through %s/driver/unbind: %s", name,
-			    parent->sysname, parent->syspath, strerror(-r));
-			goto finish;
-		}
+		r = unbind_parent(u, why);
 		break;
 	}
-
-	driver_gone = true;
-
-	/* 4. Wait for the class device to go, then its node and links. */
-	r = fb_wait_gone(syspath, timeout * 1000);
-	if (r < 0) {
-		ERR("%s: %s still exists after %llu s; node left in place", name, syspath,
-		    timeout);
-		goto finish;
-	}
-	printf("%s: %s is gone\n", name, syspath);
-	r = fb_unload_remove_node(devdir, dev->devname, dev->devnum, report_removed);
-	if (r < 0) {
-		ERR("%s: cannot remove its node and links under %s: %s", name, devdir,
-		    strerror(-r));
-		goto finish;
-	}
-	ret = FB_EXIT_OK;
-finish:
-	if (fbcon_unbound && !driver_gone) {
-		/* Nothing was removed: give the console back. */
-		if (fb_fbcon_set_bind("/sys", &st, true) == 0)
-			printf("%s: fbcon bound again (%s)\n", name, st.vtcon);
-		else
-			WRN("%s: fbcon stays unbound: cannot write /sys/class/vtconsole/%s/bind",
-			    name, st.vtcon);
-	}
 	fb_kmod_free(kmod);
+	u->driver_gone = r == 0;
+	return r;
+}
+
+/* 4. Wait for the class device to go, then its node and links go the
+ * node manager's way.  0 or -errno (reported). */
+static int remove_node(const struct unload *u, const struct fb_rules *rules)
+{
+	const struct fb_device *dev = u->dev;
+	int r;
+
+	r = fb_wait_gone(dev->syspath, u->o->timeout * 1000);
+	if (r < 0) {
+		ERR("%s: %s still exists after %llu s; node left in place", dev->name,
+		    dev->syspath, u->o->timeout);
+		return r;
+	}
+	printf("%s: %s is gone\n", dev->name, dev->syspath);
+	r = nodemgr_remove(&u->o->nm, rules, dev->devname ? dev->devname : dev->name,
+			   dev->devnum);
+	if (r < 0)
+		return log_errno(r, "%s: cannot remove its node and links under %s: %m",
+				 dev->name, u->o->nm.devdir);
+	return 0;
+}
+
+static int unload_device(const struct unload_opts *o, const struct fb_rules *rules,
+			 const struct fb_device *dev)
+{
+	struct unload u = { .o = o, .dev = dev, .parent = fb_device_parent(dev) };
+	int r;
+
+	r = refuse_if_held(&u);
+	if (r == 0)
+		r = unbind_fbcon(&u);
+	if (r == 0)
+		r = remove_driver(&u);
+	if (r == 0)
+		r = remove_node(&u, rules);
+	if (u.fbcon_unbound && !u.driver_gone)
+		rebind_fbcon(&u);
+	return r;
+}
+
+static int do_unload(int argc, char *argv[])
+{
+	struct fb_device_list list = {};
+	const struct fb_device **sel = NULL;
+	struct fb_rules rules = {};
+	struct unload_opts o;
+	size_t nsel;
+	int r, ret;
+
+	if (parse_args(argc, argv, &o) < 0)
+		return fb_usage_error("unload");
+	if (o.help) {
+		unload_usage();
+		return FB_EXIT_OK;
+	}
+	r = fb_cmd_scan(&list, FB_SCAN_NODE, false);
+	if (r == 0)
+		r = fb_cmd_select(&list, 1, &o.device, &sel, &nsel);
+	if (r < 0) {
+		ret = FB_EXIT_ERROR;
+		goto finish;
+	}
+	/* Before anything is done: the links to remove depend on the rules. */
+	r = nodemgr_rules_load(&o.nm, &rules);
+	if (r < 0)
+		/* A rules file to fix is a usage error; nothing was changed. */
+		ret = r == -EINVAL ? FB_EXIT_USAGE : FB_EXIT_ERROR;
+	else
+		ret = fb_exit_code(unload_device(&o, &rules, sel[0]));
+finish:
+	fb_rules_free(&rules);
 	free(sel);
-	free(name);
-	free(syspath);
 	fb_device_list_free(&list);
 	return ret;
 }

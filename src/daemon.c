@@ -1,21 +1,32 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The daemon's pure parts: readiness addresses, options, event classes. */
+/*
+ * fbclassctl daemon: the node manager on kernel uevents, after skarnet's
+ * mdevd: foreground, one poll loop over {signalfd, netlink}, readiness on
+ * NOTIFY_SOCKET and --ready-fd, SIGHUP reloads, SIGTERM exits 0.  Its
+ * options, readiness, what an event asks for, and the loop.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
 
-#include "bench.h"
-#include "commands.h"
 #include "daemon.h"
 #include "log.h"
 #include "macro.h"
-#include "strutil.h"
+#include "modules.h"
+#include "nodes.h"
 #include "rules.h"
-#include "uevent.h"
+#include "strutil.h"
+#include "uevent-monitor.h"
 
 int fb_notify_address(const char *s, struct sockaddr_un *sa, socklen_t *len)
 {
@@ -41,28 +52,24 @@ int fb_notify(const char *state)
 	struct sockaddr_un sa;
 	socklen_t len;
 	_cleanup_close_ int fd = -1;
+	ssize_t sent;
 	int r;
 
 	if (!env)
 		return 0;
 	r = fb_notify_address(env, &sa, &len);
-	if (r < 0) {
-		ERR("NOTIFY_SOCKET=%s: not an absolute path or @abstract name: %s", env,
-		    strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return log_errno(
+			r, "NOTIFY_SOCKET=%s: not an absolute path or @abstract name: %m",
+			env);
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		r = -errno;
-		ERR("NOTIFY_SOCKET=%s: cannot create a socket: %s", env, strerror(-r));
-		return r;
-	}
-	if (sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa, len) <
-	    0) {
-		r = -errno;
-		ERR("NOTIFY_SOCKET=%s: cannot send %s: %s", env, state, strerror(-r));
-		return r;
-	}
+	if (fd < 0)
+		return log_errno(-errno, "NOTIFY_SOCKET=%s: cannot create a socket: %m",
+				 env);
+	sent = sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa, len);
+	if (sent < 0)
+		return log_errno(-errno, "NOTIFY_SOCKET=%s: cannot send %s: %m", env,
+				 state);
 	return 0;
 }
 
@@ -87,26 +94,22 @@ static int parse_buffer_size(const char *s, unsigned *out)
 }
 
 enum {
-	OPT_DEV = 0x100,
-	OPT_CONFIG,
-	OPT_LOAD_MODULES,
-	OPT_BUFFER_SIZE,
+	OPT_BUFFER_SIZE = NODEMGR_OPT_END,
 	OPT_READY_FD,
 	OPT_SYSLOG,
-	OPT_VALIDATE,
 	OPT_COALESCE,
 };
 
 int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 {
 	static const struct option options[] = {
-		{ "dev", required_argument, NULL, OPT_DEV },
-		{ "config", required_argument, NULL, OPT_CONFIG },
-		{ "load-modules", no_argument, NULL, OPT_LOAD_MODULES },
+		NODEMGR_OPTION_DEV,
+		NODEMGR_OPTION_CONFIG,
+		NODEMGR_OPTION_LOAD_MODULES,
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ "ready-fd", required_argument, NULL, OPT_READY_FD },
 		{ "syslog", no_argument, NULL, OPT_SYSLOG },
-		{ "validate", no_argument, NULL, OPT_VALIDATE },
+		NODEMGR_OPTION_VALIDATE,
 		{ "coalesce", required_argument, NULL, OPT_COALESCE },
 		{ "help", no_argument, NULL, 'h' },
 		{},
@@ -114,32 +117,28 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 	int c;
 
 	*o = (struct fb_daemon_opts){
-		.nm = { .devdir = "/dev", .config = FB_RULES_DEFAULT_FILE },
 		.buffer_size = FB_DAEMON_BUFFER_DEFAULT,
 		.coalesce_ms = FB_DAEMON_COALESCE_DEFAULT,
 		.ready_fd = -1,
 	};
+	nodemgr_opts_init(&o->nm);
+	/* No --settle: the daemon itself finds drivers as they appear, and
+	 * waiting would only delay readiness. */
+	o->nm.settle = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
-		case OPT_DEV:
-			o->nm.devdir = optarg;
-			break;
-		case OPT_CONFIG:
-			o->nm.config = optarg;
-			o->nm.config_given = true;
-			break;
-		case OPT_LOAD_MODULES:
-			o->nm.load_modules = true;
-			break;
-		case OPT_VALIDATE:
-			o->nm.validate = fbclassctl_bench_quick;
+		case NODEMGR_OPT_DEV:
+		case NODEMGR_OPT_CONFIG:
+		case NODEMGR_OPT_LOAD_MODULES:
+		case NODEMGR_OPT_VALIDATE:
+			nodemgr_parse_option(c, optarg, &o->nm);
 			break;
 		case OPT_BUFFER_SIZE:
 			if (parse_buffer_size(optarg, &o->buffer_size) < 0) {
 				ERR("--buffer-size: \"%s\" is not a number of bytes from %u to %u",
 				    optarg, FB_DAEMON_BUFFER_MIN, FB_DAEMON_BUFFER_MAX);
-				return fb_usage_error("daemon");
+				return -EINVAL;
 			}
 			break;
 		case OPT_COALESCE: {
@@ -148,7 +147,7 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 			if (parse_decimal(optarg, FB_DAEMON_COALESCE_MAX, &v) < 0) {
 				ERR("--coalesce: \"%s\" is not a number of milliseconds from 0 to %u",
 				    optarg, FB_DAEMON_COALESCE_MAX);
-				return fb_usage_error("daemon");
+				return -EINVAL;
 			}
 			o->coalesce_ms = (unsigned)v;
 			break;
@@ -157,27 +156,20 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 			if (fb_parse_fd(optarg, &o->ready_fd) < 0) {
 				ERR("--ready-fd: \"%s\" is not a file descriptor number",
 				    optarg);
-				return fb_usage_error("daemon");
+				return -EINVAL;
 			}
 			break;
 		case OPT_SYSLOG:
 			o->syslog = true;
 			break;
 		case 'h':
-			return -1;
+			o->help = true;
+			return 0;
 		default:
-			return fb_usage_error("daemon");
+			return -EINVAL; /* getopt_long said why */
 		}
 	}
-	if (optind < argc) {
-		ERR("daemon: unexpected argument \"%s\"", argv[optind]);
-		return fb_usage_error("daemon");
-	}
-	if (!*o->nm.devdir) {
-		ERR("--dev: empty directory name");
-		return fb_usage_error("daemon");
-	}
-	return 0;
+	return nodemgr_check_args("daemon", argc, argv, &o->nm);
 }
 
 enum fb_daemon_action fb_daemon_classify(const char *subsystem, const char *action,
@@ -201,4 +193,252 @@ enum fb_daemon_action fb_daemon_classify(const char *subsystem, const char *acti
 	     strcmp(subsystem, "usb") == 0))
 		return FB_DAEMON_LOAD;
 	return FB_DAEMON_IGNORE;
+}
+
+/* ---- the loop ---- */
+
+int fb_signals_open(const int *sigs, size_t n)
+{
+	sigset_t mask;
+	int fd;
+
+	sigemptyset(&mask);
+	for (size_t i = 0; i < n; i++)
+		sigaddset(&mask, sigs[i]);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return log_errno(-errno, "cannot set up signal handling: %m");
+	fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (fd < 0)
+		return log_errno(-errno, "cannot set up signal handling: %m");
+	return fd;
+}
+
+/* Events read in one go before acting: a burst of changes for one device
+ * becomes one sysfs read.  Both bounds keep memory fixed. */
+#define DAEMON_BATCH_MAX 1024
+#define DAEMON_DIRTY_MAX 16
+
+struct daemon {
+	const struct fb_daemon_opts *o;
+	struct fb_rules *rules; /* the caller's; SIGHUP replaces them there */
+	struct fb_monitor *mon;
+	int sfd;
+	unsigned long long last_seqnum;
+	char dirty[DAEMON_DIRTY_MAX][NODE_NAME_MAX];
+	bool dirty_full[DAEMON_DIRTY_MAX]; /* an event other than change came */
+	size_t n_dirty;
+	struct nodemgr_cache cache; /* the last full scan's plan, for change events */
+	bool resync; /* events were lost, or too many devices: full coldplug */
+};
+
+/* The kernel monitor of graphics events, and of the buses whose devices
+ * may want a display driver loaded. */
+static int monitor_open(struct fb_monitor **monp, bool buses, unsigned buffer_size)
+{
+	static const char *const subsystems[] = { "graphics", "pci", "platform", "usb" };
+
+	return fb_monitor_open(monp, subsystems, buses ? ARRAY_SIZE(subsystems) : 1,
+			       buffer_size);
+}
+
+/* A full coldplug: at start, after lost events, on SIGHUP.  What failed
+ * was reported; the daemon goes on, and the next event of a device (or
+ * SIGHUP) tries that device again. */
+static void daemon_coldplug(struct daemon *d, const char *when)
+{
+	int r = nodemgr_coldplug(&d->o->nm, d->rules, &d->cache, NULL);
+
+	if (r < 0)
+		log_errno(
+			r,
+			"coldplug %s incomplete: %m; still listening (the next event or SIGHUP tries again)",
+			when);
+}
+
+/* A change of a device already planned for can be checked against the
+ * cached plan; add, remove, bind and unbind (in any order in one batch)
+ * take a full scan. */
+static void mark_dirty(struct daemon *d, const char *name, bool full)
+{
+	for (size_t i = 0; i < d->n_dirty; i++)
+		if (strcmp(d->dirty[i], name) == 0) {
+			d->dirty_full[i] |= full;
+			return;
+		}
+	if (d->n_dirty == DAEMON_DIRTY_MAX || strlen(name) >= NODE_NAME_MAX) {
+		d->resync = true;
+		return;
+	}
+	d->dirty_full[d->n_dirty] = full;
+	snprintf(d->dirty[d->n_dirty++], NODE_NAME_MAX, "%s", name);
+}
+
+static void handle_device(struct daemon *d, const struct fb_monitor_event *ev)
+{
+	const char *subsystem = ev->subsystem;
+	const char *action = ev->action;
+	const char *name = ev->sysname;
+	unsigned long long seq = ev->seqnum;
+	unsigned n;
+
+	/* Other subsystems use seqnums too: a gap is normal, but says so. */
+	if (d->last_seqnum && seq != d->last_seqnum + 1)
+		DBG("SEQNUM %llu after %llu: %llu events not for us or lost", seq,
+		    d->last_seqnum, seq - d->last_seqnum - 1);
+	d->last_seqnum = seq;
+	switch (fb_daemon_classify(subsystem, action, major(ev->devnum) != 0,
+				   d->o->nm.load_modules)) {
+	case FB_DAEMON_SYNC:
+		DBG("%s: %s event (SEQNUM %llu)", name, action, seq);
+		mark_dirty(d, name, strcmp(action, "change") != 0);
+		break;
+	case FB_DAEMON_LOAD:
+		fb_modules_load_for_device(ev->syspath, &n);
+		break;
+	case FB_DAEMON_IGNORE:
+		break;
+	}
+}
+
+/* Act once per device read in this batch.  Each failure was reported;
+ * the next event of that device tries again. */
+static void sync_dirty(struct daemon *d)
+{
+	for (size_t i = 0; i < d->n_dirty; i++) {
+		if (!d->dirty_full[i] &&
+		    nodemgr_event_quick(&d->o->nm, &d->cache, d->dirty[i]) != -EAGAIN)
+			continue;
+		nodemgr_event(&d->o->nm, d->rules, d->dirty[i], &d->cache);
+	}
+}
+
+/* Read what is queued (bounded), then act once per device.  True when
+ * that was change events only, which --coalesce lets gather. */
+static bool drain_events(struct daemon *d)
+{
+	bool changes_only;
+
+	for (unsigned i = 0; i < DAEMON_BATCH_MAX; i++) {
+		struct fb_monitor_event ev;
+		int r = fb_monitor_receive(d->mon, &ev);
+
+		if (r > 0) {
+			handle_device(d, &ev);
+			continue;
+		}
+		if (r == -ENOBUFS) {
+			WRN("kernel uevents were lost (receive buffer of %u bytes overran); running a full coldplug",
+			    d->o->buffer_size);
+			d->resync = true;
+			continue;
+		}
+		if (r < 0)
+			DBG("uevent socket: %s", strerror(-r));
+		break;
+	}
+	changes_only = d->n_dirty > 0 && !d->resync;
+	for (size_t i = 0; i < d->n_dirty; i++)
+		changes_only &= !d->dirty_full[i];
+	if (d->resync)
+		daemon_coldplug(d, "after lost events");
+	else
+		sync_dirty(d);
+	d->resync = false;
+	d->n_dirty = 0;
+	return changes_only;
+}
+
+static void reload(struct daemon *d)
+{
+	struct fb_rules fresh = {};
+
+	if (nodemgr_rules_load(&d->o->nm, &fresh) < 0) {
+		ERR("%s: not reloaded; the rules read before stay in force",
+		    d->o->nm.config);
+		fb_rules_free(&fresh);
+	} else {
+		INF("%s: reloaded, %zu rule%s", d->o->nm.config, fresh.n,
+		    fresh.n == 1 ? "" : "s");
+		fb_rules_free(d->rules);
+		*d->rules = fresh;
+	}
+	daemon_coldplug(d, "after SIGHUP");
+}
+
+static void signal_ready(const struct fb_daemon_opts *o)
+{
+	fb_notify("READY=1");
+	if (o->ready_fd < 0)
+		return;
+	if (write(o->ready_fd, "\n", 1) != 1)
+		ERR("--ready-fd %d: cannot write the readiness newline: %m", o->ready_fd);
+	close(o->ready_fd);
+}
+
+/* A storm of change events (a driver that sends one per frame, a loop
+ * writing "change" to uevent): let the next ones queue in the kernel's
+ * buffer, and read and check them as one batch.  A signal waits too (at
+ * most ms); nothing is lost. */
+static void coalesce_wait(unsigned ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Events and signals until SIGTERM or SIGINT (0) or a failed poll
+ * (-errno, reported). */
+static int daemon_loop(struct daemon *d)
+{
+	for (bool gather = false;;) {
+		struct pollfd p[2] = {
+			{ .fd = d->sfd, .events = POLLIN },
+			{ .fd = fb_monitor_fd(d->mon), .events = POLLIN },
+		};
+		struct signalfd_siginfo si;
+
+		if (gather)
+			coalesce_wait(d->o->coalesce_ms);
+		gather = false;
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return log_errno(-errno, "poll: %m");
+		}
+		if (p[1].revents)
+			gather = drain_events(d) && d->o->coalesce_ms;
+		if (!p[0].revents || read(d->sfd, &si, sizeof(si)) != sizeof(si))
+			continue;
+		if (si.ssi_signo == SIGHUP) {
+			INF("SIGHUP: reloading %s", d->o->nm.config);
+			reload(d);
+			continue;
+		}
+		INF("%s: exiting", strsignal((int)si.ssi_signo));
+		fb_notify("STOPPING=1");
+		return 0;
+	}
+}
+
+int fb_daemon_run(const struct fb_daemon_opts *o, struct fb_rules *rules)
+{
+	static const int sigs[] = { SIGHUP, SIGTERM, SIGINT };
+	struct daemon d = { .o = o, .rules = rules, .sfd = -1 };
+	int r;
+
+	r = d.sfd = fb_signals_open(sigs, ARRAY_SIZE(sigs));
+	/* 1. listen, 2. coldplug, 3. ready: no event falls between scan and loop. */
+	if (r >= 0)
+		r = monitor_open(&d.mon, o->nm.load_modules, o->buffer_size);
+	if (r >= 0) {
+		daemon_coldplug(&d, "at start");
+		signal_ready(o);
+		INF("daemon ready (%s, rules %s)", o->nm.devdir, o->nm.config);
+		r = daemon_loop(&d);
+	}
+	nodemgr_cache_clear(&d.cache);
+	fb_monitor_free(d.mon);
+	if (d.sfd >= 0)
+		close(d.sfd);
+	return r;
 }

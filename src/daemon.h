@@ -2,15 +2,19 @@
 #pragma once
 
 /*
- * fbclassctl daemon and monitor: the pure parts (readiness protocol
- * addresses, options, what an event asks for), unit-tested.
+ * fbclassctl daemon: its options, readiness (NOTIFY_SOCKET, --ready-fd),
+ * what an event asks for (pure, unit-tested), and the poll loop; and the
+ * signalfd that monitor shares with it.
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
 #include "nodemgr.h"
+
+struct fb_rules;
 
 #define FB_DAEMON_BUFFER_DEFAULT (16u << 20)
 #define FB_DAEMON_BUFFER_MIN	 4096u
@@ -27,13 +31,28 @@ struct fb_daemon_opts {
 	unsigned coalesce_ms; /* see FB_DAEMON_COALESCE_DEFAULT; 0: never wait */
 	int ready_fd; /* -1: none */
 	bool syslog;
+	bool help; /* --help was given: the command prints its help */
 };
 
 /*
- * Options of "daemon" (argv[0] is the command).  Returns 0, -1 for
- * --help, or FB_EXIT_USAGE (already reported).
+ * Options of "daemon" (argv[0] is the command).  0, or -EINVAL for a
+ * usage error, already reported (the command says how to get help).
  */
 int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o);
+
+/*
+ * The daemon, with rules loaded by the caller (SIGHUP replaces them
+ * there): listen, run a full coldplug, signal readiness, then keep /dev
+ * right on events until SIGTERM or SIGINT.  A coldplug that fails, at
+ * start too, is logged and the daemon goes on (and is ready): what failed
+ * is tried again on the next event of that device, or on SIGHUP.  0 after
+ * SIGTERM or SIGINT; -errno when it could not start listening or poll
+ * failed (reported).
+ */
+int fb_daemon_run(const struct fb_daemon_opts *o, struct fb_rules *rules);
+
+/* Block sigs and return a signalfd for them, or -errno (reported). */
+int fb_signals_open(const int *sigs, size_t n);
 
 /* NOTIFY_SOCKET as sd_notify(3) reads it: an absolute path, or "@name" for
  * the abstract namespace.  Returns 0, -EINVAL or -ENAMETOOLONG. */

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The node manager's one code path for coldplug, the uevent helper and the
- * daemon: scan, plan, apply, prune.  See nodemgr.h.
+ * The node manager's one code path for coldplug, the uevent helper, the
+ * daemon and unload: scan, plan, apply, prune.  See nodemgr.h.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "bench.h"
 #include "commands.h"
 #include "fbclass.h"
 #include "fbinfo_ioctl.h"
@@ -21,23 +23,122 @@
 #include "modules.h"
 #include "nodes.h"
 #include "rules.h"
+#include "strutil.h"
 #include "uevent.h"
 
-/* Print every bad line; FB_EXIT_USAGE when there was one, FB_EXIT_ERROR when
- * the file could not be read, 0 when the rules are good. */
+/* ---- options ---- */
+
+void nodemgr_opts_init(struct nodemgr_opts *o)
+{
+	*o = (struct nodemgr_opts){ .devdir = "/dev",
+				    .config = FB_RULES_DEFAULT_FILE,
+				    .settle = 5 };
+}
+
+int nodemgr_parse_option(int c, const char *arg, struct nodemgr_opts *o)
+{
+	switch (c) {
+	case NODEMGR_OPT_DEV:
+		o->devdir = arg;
+		return 0;
+	case NODEMGR_OPT_CONFIG:
+		o->config = arg;
+		o->config_given = true;
+		return 0;
+	case NODEMGR_OPT_DRY_RUN:
+		o->dry_run = true;
+		return 0;
+	case NODEMGR_OPT_CHECK_CONFIG:
+		o->check_config = true;
+		return 0;
+	case NODEMGR_OPT_LOAD_MODULES:
+		o->load_modules = true;
+		return 0;
+	case NODEMGR_OPT_VALIDATE:
+		o->validate = fbclassctl_bench_quick;
+		return 0;
+	case NODEMGR_OPT_SETTLE:
+		if (parse_seconds(arg, true, &o->settle) == 0)
+			return 0;
+		ERR("--settle: invalid number of seconds \"%s\"", arg);
+		return -EINVAL;
+	}
+	return -EINVAL;
+}
+
+int nodemgr_check_args(const char *cmd, int argc, char *argv[],
+		       const struct nodemgr_opts *o)
+{
+	if (optind < argc) {
+		ERR("%s: unexpected argument \"%s\"", cmd, argv[optind]);
+		return -EINVAL;
+	}
+	if (!*o->devdir) {
+		ERR("--dev: empty directory name");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool is_hotplug_option(int c)
+{
+	return c == NODEMGR_OPT_DEV || c == NODEMGR_OPT_CONFIG ||
+	       c == NODEMGR_OPT_DRY_RUN;
+}
+
+int nodemgr_parse_args(int argc, char *argv[], bool coldplug, struct nodemgr_opts *o)
+{
+	static const struct option options[] = {
+		NODEMGR_OPTION_DEV,
+		NODEMGR_OPTION_CONFIG,
+		NODEMGR_OPTION_DRY_RUN,
+		NODEMGR_OPTION_CHECK_CONFIG,
+		NODEMGR_OPTION_LOAD_MODULES,
+		NODEMGR_OPTION_SETTLE,
+		NODEMGR_OPTION_VALIDATE,
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	const char *cmd = coldplug ? "coldplug" : "hotplug";
+	int c;
+
+	nodemgr_opts_init(o);
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		if (c == 'h') {
+			o->help = true;
+			return 0;
+		}
+		if (c == '?')
+			return -EINVAL; /* getopt_long said why */
+		if (!coldplug && !is_hotplug_option(c)) {
+			ERR("%s: option %s is for coldplug only", cmd, argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (nodemgr_parse_option(c, optarg, o) < 0)
+			return -EINVAL;
+	}
+	return nodemgr_check_args(cmd, argc, argv, o);
+}
+
+/* ---- rules ---- */
+
 int nodemgr_rules_load(const struct nodemgr_opts *o, struct fb_rules *rules)
 {
 	int r = fb_rules_load(o->config, !o->config_given, rules);
 
-	if (r == -EINVAL && rules->n_errors) {
+	if (r == -EINVAL)
 		for (size_t i = 0; i < rules->n_errors; i++)
 			ERR("%s", rules->errors[i]);
-		return FB_EXIT_USAGE;
-	}
-	if (r < 0)
-		return r == -ENOMEM || r == -EIO ? FB_EXIT_ERROR : FB_EXIT_USAGE;
-	return 0;
+	if (r == -ENOMEM)
+		return log_errno(r, "%s: cannot load rules: %m", o->config);
+	if (r == -EIO)
+		return r;
+	/* Whatever else kept the rules from being read is the file's
+	 * fault, not the machine's; fb_rules_load said what. */
+	return r < 0 ? -EINVAL : 0;
 }
+
+/* ---- what every run shares: scan, plan, the dev dir ---- */
 
 /* fix.id, else the sysfs name; the sysfs "name" attribute is fix.id as the
  * kernel prints it, so the node is opened only for entries without one. */
@@ -82,24 +183,95 @@ static int plan_devices(const struct fb_device_list *list, const struct fb_rules
 	return r;
 }
 
+/* One run of the node manager: the class as sysfs has it now, its plan,
+ * and the dev dir. */
+struct nodemgr_run {
+	struct fb_device_list list;
+	struct node_plan plan;
+	int dfd;
+};
+#define NODEMGR_RUN_INIT  \
+	{                 \
+		.dfd = -1 \
+	}
+
+/* Scan the whole class and plan it with rules.  0 or -errno (reported). */
+static int run_plan(const struct nodemgr_opts *o, const struct fb_rules *rules,
+		    struct nodemgr_run *run)
+{
+	int r;
+
+	umask(022);
+	r = fb_cmd_scan(&run->list, FB_SCAN_NODE, false);
+	if (r < 0)
+		return r;
+	r = plan_devices(&run->list, rules, o, &run->plan);
+	if (r < 0)
+		return log_errno(r, "cannot plan nodes: %m");
+	return 0;
+}
+
+static int open_devdir(const char *devdir)
+{
+	int fd = open(devdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return log_errno(-errno, "%s: cannot open device directory: %m", devdir);
+	return fd;
+}
+
+static int run_open_devdir(const struct nodemgr_opts *o, struct nodemgr_run *run)
+{
+	run->dfd = open_devdir(o->devdir);
+	return run->dfd < 0 ? run->dfd : 0;
+}
+
+static void run_free(struct nodemgr_run *run)
+{
+	if (run->dfd >= 0)
+		close(run->dfd);
+	node_plan_free(&run->plan);
+	fb_device_list_free(&run->list);
+}
+
+static unsigned node_flags(const struct nodemgr_opts *o)
+{
+	return (o->dry_run ? NODE_DRY_RUN : 0) | (o->say_removed ? NODE_SAY_REMOVED : 0);
+}
+
+static bool plan_wants(const struct node_plan *plan, const char *node)
+{
+	for (size_t i = 0; i < plan->n_nodes; i++)
+		if (strcmp(plan->nodes[i].name, node) == 0)
+			return true;
+	return false;
+}
+
 static const char *node_name(const struct fb_device *dev)
 {
 	return dev->devname ? dev->devname : dev->name;
 }
 
-/* The device's node is there: a character device with its number. */
-static bool node_present(int dfd, const struct fb_device *dev)
+/* The node is there: a character device with that number. */
+static bool node_present(int dfd, const char *node, dev_t devnum)
 {
 	struct stat st;
 
-	return fstatat(dfd, node_name(dev), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       S_ISCHR(st.st_mode) && st.st_rdev == dev->devnum;
+	return fstatat(dfd, node, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISCHR(st.st_mode) &&
+	       st.st_rdev == devnum;
 }
 
-int nodemgr_validate_created(const struct nodemgr_opts *o,
-			     const struct fb_device_list *list, const bool *created)
+static bool device_node_present(int dfd, const struct fb_device *dev)
 {
-	int ret = 0;
+	return node_present(dfd, node_name(dev), dev->devnum);
+}
+
+/* ---- coldplug ---- */
+
+unsigned nodemgr_validate_created(const struct nodemgr_opts *o,
+				  const struct fb_device_list *list, const bool *created)
+{
+	unsigned failed = 0;
 
 	for (size_t i = 0; i < list->n; i++) {
 		int r;
@@ -110,20 +282,11 @@ int nodemgr_validate_created(const struct nodemgr_opts *o,
 		if (r == -ENODEV)
 			continue;
 		if (r != 0)
-			ret = FB_EXIT_VALIDATION;
+			failed++;
 		else
 			INF("%s: validation passed", list->devices[i].name);
 	}
-	return ret;
-}
-
-static int open_devdir(const char *devdir)
-{
-	int fd = open(devdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd < 0)
-		ERR("%s: cannot open device directory: %m", devdir);
-	return fd;
+	return failed;
 }
 
 void nodemgr_cache_clear(struct nodemgr_cache *c)
@@ -180,89 +343,85 @@ fail:
 	nodemgr_cache_clear(c);
 }
 
-int nodemgr_coldplug(const struct nodemgr_opts *o, const struct fb_rules *given,
-		     struct nodemgr_cache *keep)
+/* --load-modules: display drivers for the devices without one, then give
+ * the class time to settle.  0 or -errno (reported). */
+static int load_display_modules(const struct nodemgr_opts *o)
 {
-	struct fb_device_list list = {};
-	struct fb_rules rules = {};
-	struct node_plan plan = {};
-	unsigned flags = o->dry_run ? NODE_DRY_RUN : 0;
-	bool *created = NULL;
-	int ret = FB_EXIT_OK, r, dfd = -1;
+	unsigned n = 0;
+	int r = fb_modules_load_display(o->dry_run, &n);
+
+	if (r < 0)
+		return r;
+	if (n && !o->dry_run && o->settle > 0 &&
+	    fb_class_settle((unsigned)(o->settle * 1000), 500) == -ETIMEDOUT)
+		WRN("graphics class still changing after %g s; going on", o->settle);
+	return 0;
+}
+
+/* --validate: which devices have no node yet.  *created is NULL without
+ * --validate.  0 or -ENOMEM (reported). */
+static int nodes_missing(const struct nodemgr_opts *o, const struct nodemgr_run *run,
+			 bool **created)
+{
+	*created = NULL;
+	if (!o->validate || o->dry_run)
+		return 0;
+	*created = calloc(run->list.n ? run->list.n : 1, sizeof(**created));
+	if (!*created)
+		return log_errno(-ENOMEM, "--validate: %m");
+	for (size_t i = 0; i < run->list.n; i++)
+		(*created)[i] = !device_node_present(run->dfd, &run->list.devices[i]);
+	return 0;
+}
+
+/* --validate: the devices whose node was missing and is there now.
+ * True when one of them failed. */
+static bool validate_created(const struct nodemgr_opts *o, const struct nodemgr_run *run,
+			     bool *created)
+{
+	for (size_t i = 0; i < run->list.n; i++)
+		created[i] = created[i] &&
+			     device_node_present(run->dfd, &run->list.devices[i]);
+	return nodemgr_validate_created(o, &run->list, created) > 0;
+}
+
+int nodemgr_coldplug(const struct nodemgr_opts *o, const struct fb_rules *rules,
+		     struct nodemgr_cache *keep, bool *invalid)
+{
+	struct nodemgr_run run = NODEMGR_RUN_INIT;
+	bool *created = NULL, failed = false;
+	int ret, r;
 
 	if (keep)
 		nodemgr_cache_clear(keep);
-	if (!given) {
-		ret = nodemgr_rules_load(o, &rules);
-		if (ret)
-			goto finish;
-		given = &rules;
-	}
-	umask(022);
-	if (o->load_modules) {
-		unsigned n = 0;
-
-		r = fb_modules_load_display(o->dry_run, &n);
-		if (r < 0) {
-			ret = FB_EXIT_ERROR;
-			goto finish;
-		}
-		if (n && !o->dry_run && o->settle > 0 &&
-		    fb_class_settle((unsigned)(o->settle * 1000), 500) == -ETIMEDOUT)
-			WRN("graphics class still changing after %g s; going on",
-			    o->settle);
-	}
-	r = fb_device_scan(&list, FB_SCAN_NODE);
-	if (r < 0) {
-		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
-		ret = FB_EXIT_ERROR;
+	ret = o->load_modules ? load_display_modules(o) : 0;
+	if (ret == 0)
+		ret = run_plan(o, rules, &run);
+	if (ret == 0)
+		ret = run_open_devdir(o, &run);
+	if (ret == 0)
+		ret = nodes_missing(o, &run, &created);
+	if (ret < 0)
 		goto finish;
-	}
-	r = plan_devices(&list, given, o, &plan);
-	if (r < 0) {
-		ERR("cannot plan nodes: %s", strerror(-r));
-		ret = FB_EXIT_ERROR;
-		goto finish;
-	}
-	dfd = open_devdir(o->devdir);
-	if (dfd < 0) {
-		ret = FB_EXIT_ERROR;
-		goto finish;
-	}
-	if (o->validate && !o->dry_run) {
-		created = calloc(list.n ? list.n : 1, sizeof(*created));
-		if (!created) {
-			ret = FB_EXIT_ERROR;
-			goto finish;
-		}
-		for (size_t i = 0; i < list.n; i++)
-			created[i] = !node_present(dfd, &list.devices[i]);
-	}
-	r = node_apply(dfd, o->devdir, &plan, flags);
-	if (r < 0)
-		ret = FB_EXIT_ERROR;
-	r = node_prune(dfd, o->devdir, &plan, flags);
-	if (r < 0)
-		ret = FB_EXIT_ERROR;
-	if (created) {
-		for (size_t i = 0; i < list.n; i++)
-			created[i] = created[i] && node_present(dfd, &list.devices[i]);
-		/* The nodes stay; an error (1) outranks a failed validation (3). */
-		r = nodemgr_validate_created(o, &list, created);
-		if (r && ret == FB_EXIT_OK)
-			ret = r;
-	}
+	/* Every entry is tried; the first error is the result. */
+	ret = node_apply(run.dfd, o->devdir, &run.plan, node_flags(o));
+	r = node_prune(run.dfd, o->devdir, &run.plan, node_flags(o));
+	if (r < 0 && ret == 0)
+		ret = r;
+	/* The nodes stay, validated or not. */
+	if (created)
+		failed = validate_created(o, &run, created);
 	if (keep)
-		cache_fill(keep, &list, &plan);
+		cache_fill(keep, &run.list, &run.plan);
 finish:
+	if (invalid)
+		*invalid = failed;
 	free(created);
-	if (dfd >= 0)
-		close(dfd);
-	node_plan_free(&plan);
-	fb_device_list_free(&list);
-	fb_rules_free(&rules);
+	run_free(&run);
 	return ret;
 }
+
+/* ---- the uevent helper ---- */
 
 /* DEVPATH must name a real directory under /sys/devices, not a way out. */
 static int check_syspath(const struct fb_uevent *ev, char *syspath, size_t len)
@@ -271,13 +430,10 @@ static int check_syspath(const struct fb_uevent *ev, char *syspath, size_t len)
 
 	snprintf(syspath, len, "/sys%s", ev->devpath);
 	real = realpath(syspath, NULL);
-	if (!real) {
-		int r = -errno;
-
-		ERR("%s: uevent rejected: DEVPATH %s: %s (device vanished?)", ev->devname,
-		    ev->devpath, strerror(-r));
-		return r;
-	}
+	if (!real)
+		return log_errno(-errno,
+				 "%s: uevent rejected: DEVPATH %s: %m (device vanished?)",
+				 ev->devname, ev->devpath);
 	if (strncmp(real, "/sys/devices/", 13) != 0) {
 		ERR("%s: uevent rejected: DEVPATH %s resolves to %s, outside /sys/devices",
 		    ev->devname, ev->devpath, real);
@@ -286,123 +442,112 @@ static int check_syspath(const struct fb_uevent *ev, char *syspath, size_t len)
 	return 0;
 }
 
-static int hotplug_add(const struct nodemgr_opts *o, const struct fb_uevent *ev)
+/* add, change: the device is a framebuffer now, with the event's number
+ * and name.  0 or -errno (reported). */
+static int check_add(const struct fb_uevent *ev)
 {
-	struct fb_device_list list = {};
-	struct fb_device dev = {};
-	struct fb_rules rules = {};
-	struct node_plan plan = {};
 	char syspath[FB_UEVENT_DEVPATH_MAX + 8];
-	bool planned = false;
-	int ret = FB_EXIT_ERROR, r, dfd = -1;
+	struct fb_device dev = {};
+	int r = check_syspath(ev, syspath, sizeof(syspath));
 
-	if (check_syspath(ev, syspath, sizeof(syspath)) < 0)
-		return FB_EXIT_ERROR;
+	if (r < 0)
+		return r;
 	r = fb_device_scan_one(syspath, FB_SCAN_NODE, &dev);
 	if (r < 0) {
 		ERR("%s: uevent rejected: %s is not a framebuffer now: %s", ev->devname,
 		    syspath, r == -ENODEV ? "gone or without dev" : strerror(-r));
-		goto finish;
-	}
-	if (dev.devnum != ev->devnum) {
+	} else if (dev.devnum != ev->devnum) {
 		ERR("%s: uevent rejected: MAJOR:MINOR %u:%u disagree with sysfs dev %u:%u",
 		    ev->devname, major(ev->devnum), minor(ev->devnum), major(dev.devnum),
 		    minor(dev.devnum));
-		goto finish;
-	}
-	if (strcmp(dev.name, ev->devname) != 0 ||
-	    (dev.devname && strcmp(dev.devname, ev->devname) != 0)) {
+		r = -EINVAL;
+	} else if (strcmp(dev.name, ev->devname) != 0 ||
+		   (dev.devname && strcmp(dev.devname, ev->devname) != 0)) {
 		ERR("%s: uevent rejected: DEVNAME disagrees with sysfs name \"%s\"",
 		    ev->devname, dev.devname ? dev.devname : dev.name);
-		goto finish;
+		r = -EINVAL;
 	}
-	ret = nodemgr_rules_load(o, &rules);
-	if (ret)
-		goto finish;
-	ret = FB_EXIT_ERROR;
-	umask(022);
-	/* The whole class, for the by-name collision rule; then only this node. */
-	r = fb_device_scan(&list, FB_SCAN_NODE);
-	if (r < 0) {
-		ERR("cannot scan /sys/class/graphics: %s", strerror(-r));
-		goto finish;
-	}
-	r = plan_devices(&list, &rules, o, &plan);
-	if (r < 0) {
-		ERR("cannot plan nodes: %s", strerror(-r));
-		goto finish;
-	}
-	for (size_t i = 0; i < plan.n_nodes; i++)
-		planned |= strcmp(plan.nodes[i].name, ev->devname) == 0;
-	if (!planned) {
-		INF("%s: no node wanted (ignored by a rule, or gone)", ev->devname);
-		ret = FB_EXIT_OK;
-		goto finish;
-	}
-	dfd = open_devdir(o->devdir);
-	if (dfd < 0)
-		goto finish;
-	r = node_apply_one(dfd, o->devdir, &plan, ev->devname,
-			   o->dry_run ? NODE_DRY_RUN : 0);
-	ret = r < 0 ? FB_EXIT_ERROR : FB_EXIT_OK;
-finish:
-	if (dfd >= 0)
-		close(dfd);
-	node_plan_free(&plan);
-	fb_device_list_free(&list);
 	fb_device_free(&dev);
-	fb_rules_free(&rules);
-	return ret;
+	return r;
 }
 
-static int hotplug_remove(const struct nodemgr_opts *o, const struct fb_uevent *ev)
+/* An event is a hint: a device that is back with that number keeps its
+ * node (a remove that arrived after the new add). */
+static bool remove_is_stale(const struct fb_uevent *ev)
 {
-	struct fb_device_list list = {};
-	struct fb_device dev = {};
-	struct fb_rules rules = {};
-	struct node_plan plan = {};
 	char syspath[FB_UEVENT_DEVPATH_MAX + 8];
-	int ret = FB_EXIT_ERROR, r, dfd = -1;
+	struct fb_device dev = {};
+	bool stale;
 
-	/* An event is a hint: a device that is back with that number keeps
-	 * its node (a remove that arrived after the new add). */
 	snprintf(syspath, sizeof(syspath), "/sys%s", ev->devpath);
-	if (fb_device_scan_one(syspath, FB_SCAN_NODE, &dev) == 0 &&
-	    dev.devnum == ev->devnum) {
-		INF("%s: still present in sysfs; remove event ignored", ev->devname);
-		ret = FB_EXIT_OK;
-		goto finish;
-	}
-	ret = nodemgr_rules_load(o, &rules);
-	if (ret)
-		goto finish;
-	ret = FB_EXIT_ERROR;
-	/* Plan the others, so rule links of this device show up as stale. */
-	if (fb_device_scan(&list, FB_SCAN_NODE) == 0 &&
-	    plan_devices(&list, &rules, o, &plan) < 0)
-		goto finish;
-	dfd = open_devdir(o->devdir);
-	if (dfd < 0)
-		goto finish;
-	r = node_remove(dfd, o->devdir, ev->devname, ev->devnum, &plan,
-			o->dry_run ? NODE_DRY_RUN : 0);
-	ret = r < 0 ? FB_EXIT_ERROR : FB_EXIT_OK;
-finish:
-	if (dfd >= 0)
-		close(dfd);
-	node_plan_free(&plan);
-	fb_device_list_free(&list);
+	stale = fb_device_scan_one(syspath, FB_SCAN_NODE, &dev) == 0 &&
+		dev.devnum == ev->devnum;
 	fb_device_free(&dev);
-	fb_rules_free(&rules);
-	return ret;
+	if (stale)
+		INF("%s: still present in sysfs; remove event ignored", ev->devname);
+	return stale;
 }
 
-int nodemgr_hotplug(const struct nodemgr_opts *o, const struct fb_uevent *ev)
+int nodemgr_hotplug_check(const struct fb_uevent *ev)
+{
+	int r;
+
+	if (ev->action == FB_UEVENT_REMOVE)
+		return remove_is_stale(ev) ? 0 : 1;
+	r = check_add(ev);
+	return r < 0 ? r : 1;
+}
+
+static int hotplug_add(const struct nodemgr_opts *o, const struct fb_rules *rules,
+		       const struct fb_uevent *ev)
+{
+	struct nodemgr_run run = NODEMGR_RUN_INIT;
+	int r;
+
+	/* The whole class, for the by-name collision rule; then only this node. */
+	r = run_plan(o, rules, &run);
+	if (r == 0 && !plan_wants(&run.plan, ev->devname)) {
+		INF("%s: no node wanted (ignored by a rule, or gone)", ev->devname);
+		goto finish;
+	}
+	if (r == 0)
+		r = run_open_devdir(o, &run);
+	if (r == 0)
+		r = node_apply_one(run.dfd, o->devdir, &run.plan, ev->devname,
+				   node_flags(o));
+finish:
+	run_free(&run);
+	return r;
+}
+
+int nodemgr_hotplug(const struct nodemgr_opts *o, const struct fb_rules *rules,
+		    const struct fb_uevent *ev)
 {
 	if (ev->action == FB_UEVENT_REMOVE)
-		return hotplug_remove(o, ev);
-	return hotplug_add(o, ev);
+		return nodemgr_remove(o, rules, ev->devname, ev->devnum);
+	return hotplug_add(o, rules, ev);
 }
+
+int nodemgr_remove(const struct nodemgr_opts *o, const struct fb_rules *rules,
+		   const char *name, dev_t devnum)
+{
+	struct nodemgr_run run = NODEMGR_RUN_INIT;
+	int r;
+
+	/* Plan the others, so that the rule links only this device had show
+	 * up as stale.  Without a plan (the class cannot be read) its node
+	 * and fb/by-* links still go. */
+	if (run_plan(o, rules, &run) < 0)
+		node_plan_free(&run.plan);
+	r = run_open_devdir(o, &run);
+	if (r == 0)
+		r = node_remove(run.dfd, o->devdir, name, devnum, &run.plan,
+				node_flags(o));
+	run_free(&run);
+	return r;
+}
+
+/* ---- the daemon ---- */
 
 int nodemgr_event_quick(const struct nodemgr_opts *o, const struct nodemgr_cache *c,
 			const char *name)
@@ -410,7 +555,6 @@ int nodemgr_event_quick(const struct nodemgr_opts *o, const struct nodemgr_cache
 	_cleanup_free_ char *now = NULL;
 	const struct nodemgr_cached_dev *k = NULL;
 	const struct node_entry *e = NULL;
-	struct stat st;
 	int r, dfd;
 
 	if (!c->plan || o->dry_run)
@@ -437,8 +581,7 @@ int nodemgr_event_quick(const struct nodemgr_opts *o, const struct nodemgr_cache
 	if (dfd < 0)
 		return dfd;
 	/* --validate runs on a node this event creates: the full path does it. */
-	if (o->validate && !(fstatat(dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-			     S_ISCHR(st.st_mode) && st.st_rdev == e->devnum)) {
+	if (o->validate && !node_present(dfd, e->name, e->devnum)) {
 		close(dfd);
 		return -EAGAIN;
 	}
@@ -448,15 +591,35 @@ int nodemgr_event_quick(const struct nodemgr_opts *o, const struct nodemgr_cache
 	return r;
 }
 
+static const struct fb_device *find_device(const struct fb_device_list *list,
+					   const char *name)
+{
+	for (size_t i = 0; i < list->n; i++)
+		if (strcmp(list->devices[i].name, name) == 0)
+			return &list->devices[i];
+	return NULL;
+}
+
+/* Make the node and links of dev, which the plan wants.  --validate: a
+ * device that failed is logged, and keeps its node. */
+static int event_apply(const struct nodemgr_opts *o, const struct nodemgr_run *run,
+		       const struct fb_device *dev)
+{
+	bool validate = o->validate && !o->dry_run && !device_node_present(run->dfd, dev);
+	int r = node_apply_one(run->dfd, o->devdir, &run->plan, dev->name, node_flags(o));
+
+	if (r == 0 && validate && device_node_present(run->dfd, dev) &&
+	    o->validate(dev, o->devdir) == 0)
+		INF("%s: validation passed", dev->name);
+	return r;
+}
+
 int nodemgr_event(const struct nodemgr_opts *o, const struct fb_rules *rules,
 		  const char *name, struct nodemgr_cache *keep)
 {
-	struct fb_device_list list = {};
-	const struct fb_device *dev = NULL;
-	struct node_plan plan = {};
-	unsigned flags = o->dry_run ? NODE_DRY_RUN : 0;
-	bool present, planned = false;
-	int ret, r, dfd = -1;
+	struct nodemgr_run run = NODEMGR_RUN_INIT;
+	const struct fb_device *dev;
+	int ret, r;
 
 	if (keep)
 		nodemgr_cache_clear(keep);
@@ -464,58 +627,29 @@ int nodemgr_event(const struct nodemgr_opts *o, const struct fb_rules *rules,
 		ERR("%.64s: event ignored: not a plain device name", name);
 		return -EINVAL;
 	}
-	umask(022);
 	/* The event said something happened to name; sysfs says what is true.
 	 * One scan of the whole class answers both questions: is name there
 	 * now, and which nodes do the others keep (the by-name collision
 	 * rule, and the prune below).  A malformed entry is not in the list
 	 * (the scan warned), so it counts as absent. */
-	ret = fb_device_scan(&list, FB_SCAN_NODE);
-	if (ret < 0) {
-		ERR("cannot scan /sys/class/graphics: %s", strerror(-ret));
+	ret = run_plan(o, rules, &run);
+	if (ret == 0)
+		ret = run_open_devdir(o, &run);
+	if (ret < 0)
 		goto finish;
-	}
-	for (size_t i = 0; i < list.n && !dev; i++)
-		if (strcmp(list.devices[i].name, name) == 0)
-			dev = &list.devices[i];
-	present = dev != NULL;
-	ret = plan_devices(&list, rules, o, &plan);
-	if (ret < 0) {
-		ERR("cannot plan nodes: %s", strerror(-ret));
-		goto finish;
-	}
-	for (size_t i = 0; present && i < plan.n_nodes; i++)
-		planned |= strcmp(plan.nodes[i].name, name) == 0;
-	dfd = open_devdir(o->devdir);
-	if (dfd < 0) {
-		ret = dfd;
-		goto finish;
-	}
-	ret = 0;
-	if (planned) {
-		/* --validate: a device that failed is logged, and keeps its node. */
-		bool validate = o->validate && !o->dry_run && !node_present(dfd, dev);
-
-		r = node_apply_one(dfd, o->devdir, &plan, name, flags);
-		if (r < 0)
-			ret = r;
-		else if (validate && node_present(dfd, dev) &&
-			 o->validate(dev, o->devdir) == 0)
-			INF("%s: validation passed", dev->name);
-	} else if (present) {
+	dev = find_device(&run.list, name);
+	if (dev && plan_wants(&run.plan, name))
+		ret = event_apply(o, &run, dev);
+	else if (dev)
 		DBG("%s: no node wanted (ignored by a rule)", name);
-	}
 	/* A remove and add folded into one event (a driver handoff), or a
 	 * remove: links and nodes nobody wants any more go. */
-	r = node_prune(dfd, o->devdir, &plan, flags);
-	if (r < 0 && !ret)
+	r = node_prune(run.dfd, o->devdir, &run.plan, node_flags(o));
+	if (r < 0 && ret == 0)
 		ret = r;
 	if (keep)
-		cache_fill(keep, &list, &plan);
+		cache_fill(keep, &run.list, &run.plan);
 finish:
-	if (dfd >= 0)
-		close(dfd);
-	node_plan_free(&plan);
-	fb_device_list_free(&list);
+	run_free(&run);
 	return ret;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Plan and apply of /dev nodes and links.
+ * Apply, prune and remove: make the dev dir match a plan (src/nodes-plan.c).
  *
  * Everything under the dev dir is reached relative to one directory fd,
  * one path component at a time, with O_NOFOLLOW: a symlink planted in /dev
@@ -8,7 +8,6 @@
  * links are made under a temporary name and renamed into place, so nobody
  * sees a node with the wrong owner or mode, or a missing link.
  */
-#include <ctype.h>
 #include <signal.h>
 #include <dirent.h>
 #include <errno.h>
@@ -19,233 +18,12 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "account.h"
 #include "log.h"
 #include "macro.h"
 #include "nodes.h"
-#include "rules.h"
 #include "strutil.h"
 
-#define TMP_PREFIX ".fbclassctl-"
-
 static const char *const generated_dirs[] = { "fb/by-path", "fb/by-name" };
-
-/* ---- plan: pure ---- */
-
-bool node_name_is_safe(const char *name)
-{
-	size_t len;
-
-	if (!name)
-		return false;
-	len = strlen(name);
-	if (len == 0 || len >= NODE_NAME_MAX)
-		return false;
-	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-		return false;
-	if (strncmp(name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0)
-		return false;
-	for (const char *p = name; *p; p++) {
-		unsigned char c = *p;
-
-		if (c == '/' || c < 0x20 || c == 0x7f)
-			return false;
-	}
-	return true;
-}
-
-bool node_link_name_sanitize(const char *in, char *out, size_t len)
-{
-	size_t n = 0;
-
-	if (!in || len < 3)
-		return false;
-	for (const char *p = in; *p && n + 1 < len; p++) {
-		unsigned char c = *p;
-
-		out[n++] = (isalnum(c) || strchr("#+-.:=@_", c)) ? (char)c : '_';
-	}
-	out[n] = '\0';
-	if (n == 0)
-		return false;
-	if (strcmp(out, ".") == 0)
-		strcpy(out, "_");
-	else if (strcmp(out, "..") == 0)
-		strcpy(out, "__");
-	return true;
-}
-
-void node_owner_defaults(struct node_owner *own)
-{
-	static bool said;
-	gid_t video;
-	bool have_video = fb_group_by_name("video", &video);
-
-	memset(own, 0, sizeof(*own));
-	strcpy(own->user, "root");
-	if (have_video) {
-		own->gid = video;
-		own->mode = 0660;
-		strcpy(own->group, "video");
-		return;
-	}
-	own->mode = 0600;
-	strcpy(own->group, "root");
-	if (!said)
-		WRN("no \"video\" group: framebuffer nodes are root:root 0600");
-	said = true;
-}
-
-static const char *nearest_driver(const struct fb_device *dev)
-{
-	for (size_t i = 0; i < dev->n_parents; i++)
-		if (dev->parents[i].driver)
-			return dev->parents[i].driver;
-	return NULL;
-}
-
-static struct node_link *plan_find_link(const struct node_plan *plan, const char *path)
-{
-	for (size_t i = 0; i < plan->n_links; i++)
-		if (strcmp(plan->links[i].path, path) == 0)
-			return &plan->links[i];
-	return NULL;
-}
-
-/* Add a link; on a collision the lowest minor keeps it. */
-static int plan_add_link(struct node_plan *plan, const char *path, const char *node,
-			 unsigned minor)
-{
-	struct node_link *l = plan_find_link(plan, path);
-	unsigned depth = 0;
-	size_t n = 0;
-
-	if (l && l->minor <= minor)
-		return 0;
-	if (!l) {
-		struct node_link *v =
-			realloc(plan->links, (plan->n_links + 1) * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		plan->links = v;
-		l = &plan->links[plan->n_links++];
-	}
-	memset(l, 0, sizeof(*l));
-	snprintf(l->path, sizeof(l->path), "%s", path);
-	snprintf(l->node, sizeof(l->node), "%s", node);
-	l->minor = minor;
-	for (const char *p = path; *p; p++)
-		depth += *p == '/';
-	for (unsigned i = 0; i < depth && n + 4 < sizeof(l->target); i++)
-		n += (size_t)snprintf(l->target + n, sizeof(l->target) - n, "../");
-	snprintf(l->target + n, sizeof(l->target) - n, "%s", node);
-	return 0;
-}
-
-static int plan_add_generated(struct node_plan *plan, const char *dir, const char *raw,
-			      const char *node, unsigned minor)
-{
-	char name[NODE_PATH_MAX - 16];
-	char path[NODE_PATH_MAX];
-
-	if (!raw || !node_link_name_sanitize(raw, name, sizeof(name)))
-		return 0;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return plan_add_link(plan, path, node, minor);
-}
-
-int node_plan(const struct node_input *in, size_t n, const struct fb_rules *rules,
-	      const struct node_owner *defaults, struct node_plan *plan)
-{
-	int r;
-
-	memset(plan, 0, sizeof(*plan));
-	plan->nodes = calloc(n ? n : 1, sizeof(*plan->nodes));
-	plan->kept = calloc(n ? n : 1, sizeof(*plan->kept));
-	if (!plan->nodes || !plan->kept)
-		goto oom;
-	for (size_t i = 0; i < n; i++) {
-		const struct fb_device *dev = in[i].dev;
-		const char *name = dev->devname ? dev->devname : dev->name;
-		const struct fb_rule *rule;
-		struct node_entry *e;
-		unsigned minor = minor(dev->devnum);
-
-		if (!node_name_is_safe(name)) {
-			WRN("%s: unsafe device name \"%s\": no node made", dev->name,
-			    name);
-			continue;
-		}
-		rule = fb_rules_match(rules, dev->name, nearest_driver(dev), dev->path_id,
-				      in[i].id);
-		if (rule && rule->ignore) {
-			snprintf(plan->kept[plan->n_kept++], NODE_NAME_MAX, "%s", name);
-			continue;
-		}
-		e = &plan->nodes[plan->n_nodes++];
-		snprintf(e->name, sizeof(e->name), "%s", name);
-		e->devnum = dev->devnum;
-		e->own = *defaults;
-		if (rule && rule->has_owner) {
-			e->own.uid = rule->uid;
-			snprintf(e->own.user, sizeof(e->own.user), "%s", rule->user);
-		}
-		if (rule && rule->has_group) {
-			e->own.gid = rule->gid;
-			snprintf(e->own.group, sizeof(e->own.group), "%s", rule->group);
-		}
-		if (rule && rule->has_mode)
-			e->own.mode = rule->mode;
-
-		r = plan_add_generated(plan, "fb/by-path", dev->path_id, name, minor);
-		if (r < 0)
-			goto oom;
-		r = plan_add_generated(plan, "fb/by-name", in[i].id, name, minor);
-		if (r < 0)
-			goto oom;
-		for (size_t j = 0; rule && j < rule->n_links; j++) {
-			r = plan_add_link(plan, rule->links[j], name, minor);
-			if (r < 0)
-				goto oom;
-		}
-	}
-	/* Rule links nobody got: candidates for pruning. */
-	for (size_t i = 0; rules && i < rules->n; i++) {
-		const struct fb_rule *rule = &rules->rules[i];
-
-		for (size_t j = 0; j < rule->n_links; j++) {
-			const char *link = rule->links[j];
-			bool dup = false;
-			char(*v)[NODE_PATH_MAX];
-
-			if (plan_find_link(plan, link))
-				continue;
-			for (size_t k = 0; k < plan->n_stale && !dup; k++)
-				dup = strcmp(plan->stale[k], link) == 0;
-			if (dup)
-				continue;
-			v = realloc(plan->stale, (plan->n_stale + 1) * sizeof(*v));
-			if (!v)
-				goto oom;
-			plan->stale = v;
-			snprintf(plan->stale[plan->n_stale++], NODE_PATH_MAX, "%s", link);
-		}
-	}
-	return 0;
-oom:
-	node_plan_free(plan);
-	return -ENOMEM;
-}
-
-void node_plan_free(struct node_plan *plan)
-{
-	free(plan->nodes);
-	free(plan->links);
-	free(plan->kept);
-	free(plan->stale);
-	memset(plan, 0, sizeof(*plan));
-}
 
 /* ---- apply ---- */
 
@@ -294,7 +72,7 @@ static const char *kind_name(mode_t m)
 
 static void tmp_name(char *buf, size_t len, const char *base)
 {
-	snprintf(buf, len, TMP_PREFIX "%d-%s", (int)getpid(), base);
+	snprintf(buf, len, NODE_TMP_PREFIX "%d-%s", (int)getpid(), base);
 }
 
 /* A temporary entry left by a process that died half-way: ours to remove.
@@ -304,9 +82,10 @@ static bool tmp_is_stale(const char *name)
 	const char *end;
 	unsigned long long pid;
 
-	if (strncmp(name, TMP_PREFIX, strlen(TMP_PREFIX)) != 0)
+	if (strncmp(name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) != 0)
 		return false;
-	if (parse_decimal_prefix(name + strlen(TMP_PREFIX), INT_MAX, &pid, &end) < 0 ||
+	if (parse_decimal_prefix(name + strlen(NODE_TMP_PREFIX), INT_MAX, &pid, &end) <
+		    0 ||
 	    *end != '-' || pid == 0)
 		return true;
 	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
@@ -329,26 +108,20 @@ static int create_node(struct apply_ctx *c, const struct node_entry *e, bool rep
 	}
 	tmp_name(tmp, sizeof(tmp), e->name);
 	/* Mode 0 until owner and mode are right: nobody can open it early. */
-	if (mknodat(c->dirfd, tmp, S_IFCHR, e->devnum) < 0) {
-		r = -errno;
-		ERR("%s: cannot create node: %s", shown, strerror(-r));
-		return r;
-	}
+	if (mknodat(c->dirfd, tmp, S_IFCHR, e->devnum) < 0)
+		return log_errno(-errno, "%s: cannot create node: %m", shown);
 	if (fchownat(c->dirfd, tmp, e->own.uid, e->own.gid, AT_SYMLINK_NOFOLLOW) < 0) {
-		r = -errno;
-		ERR("%s: cannot set owner %s:%s: %s", shown, e->own.user, e->own.group,
-		    strerror(-r));
+		r = log_errno(-errno, "%s: cannot set owner %s:%s: %m", shown,
+			      e->own.user, e->own.group);
 		goto fail;
 	}
 	if (fchmodat(c->dirfd, tmp, e->own.mode, 0) < 0) {
-		r = -errno;
-		ERR("%s: cannot set mode %04o: %s", shown, (unsigned)e->own.mode,
-		    strerror(-r));
+		r = log_errno(-errno, "%s: cannot set mode %04o: %m", shown,
+			      (unsigned)e->own.mode);
 		goto fail;
 	}
 	if (renameat(c->dirfd, tmp, c->dirfd, e->name) < 0) {
-		r = -errno;
-		ERR("%s: cannot move new node into place: %s", shown, strerror(-r));
+		r = log_errno(-errno, "%s: cannot move new node into place: %m", shown);
 		goto fail;
 	}
 	DBG("%s: created c %u:%u %s:%s %04o", shown, major(e->devnum), minor(e->devnum),
@@ -381,20 +154,17 @@ static int fix_node(struct apply_ctx *c, const struct node_entry *e, const struc
 		return 0;
 	}
 	fd = openat(c->dirfd, e->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
+	if (fd < 0)
 		return log_errno(-errno, "%s: cannot open node to fix it: %m", shown);
-	}
-	if (fstat(fd, &now) < 0) {
+	if (fstat(fd, &now) < 0)
 		return log_errno(-errno, "%s: cannot stat node: %m", shown);
-	}
 	if (!S_ISCHR(now.st_mode) || now.st_rdev != e->devnum) {
 		ERR("%s: changed while being fixed; left alone", shown);
 		return -EAGAIN;
 	}
-	if (!owner_ok && fchownat(fd, "", e->own.uid, e->own.gid, AT_EMPTY_PATH) < 0) {
+	if (!owner_ok && fchownat(fd, "", e->own.uid, e->own.gid, AT_EMPTY_PATH) < 0)
 		return log_errno(-errno, "%s: cannot set owner %s:%s: %m", shown,
 				 e->own.user, e->own.group);
-	}
 	if (mode_ok && owner_ok)
 		return 0;
 	/* chown may clear bits; set the mode last.  An O_PATH fd takes no
@@ -418,9 +188,8 @@ static int ensure_node(struct apply_ctx *c, const struct node_entry *e)
 
 	shown_path(c, e->name, shown, sizeof(shown));
 	if (fstatat(c->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		if (errno != ENOENT) {
+		if (errno != ENOENT)
 			return log_errno(-errno, "%s: cannot look at node: %m", shown);
-		}
 		return create_node(c, e, false);
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -475,9 +244,8 @@ static int open_parent(struct apply_ctx *c, const char *rel, bool create,
 	int fd;
 
 	fd = openat(c->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
+	if (fd < 0)
 		return log_errno(-errno, "%s: cannot open directory: %m", c->shown);
-	}
 	for (;;) {
 		size_t len = strcspn(p, "/");
 		char comp[NODE_PATH_MAX];
@@ -504,12 +272,10 @@ static int open_parent(struct apply_ctx *c, const char *rel, bool create,
 				return -ENOENT;
 			}
 			if (mkdirat(fd, comp, 0755) < 0 && errno != EEXIST) {
-				int r = -errno;
-
-				ERR("%s: cannot create directory: %s", shown,
-				    strerror(-r));
 				close(fd);
-				return r;
+				return log_errno(-errno,
+						 "%s: cannot create directory: %m",
+						 shown);
 			}
 			made = true;
 			next = openat(fd, comp,
@@ -544,14 +310,10 @@ static int make_link(struct apply_ctx *c, int pfd, const char *base,
 	int r;
 
 	tmp_name(tmp, sizeof(tmp), base);
-	if (symlinkat(l->target, pfd, tmp) < 0) {
-		r = -errno;
-		ERR("%s: cannot create link: %s", shown, strerror(-r));
-		return r;
-	}
+	if (symlinkat(l->target, pfd, tmp) < 0)
+		return log_errno(-errno, "%s: cannot create link: %m", shown);
 	if (renameat(pfd, tmp, pfd, base) < 0) {
-		r = -errno;
-		ERR("%s: cannot move new link into place: %s", shown, strerror(-r));
+		r = log_errno(-errno, "%s: cannot move new link into place: %m", shown);
 		unlinkat(pfd, tmp, 0);
 		return r;
 	}
@@ -577,9 +339,8 @@ static int ensure_link(struct apply_ctx *c, const struct node_link *l)
 	if (pfd < 0)
 		return pfd;
 	if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		if (errno != ENOENT) {
+		if (errno != ENOENT)
 			return log_errno(-errno, "%s: cannot look at link: %m", shown);
-		}
 		if (dry(c)) {
 			printf("ln -s %s %s\n", l->target, shown);
 			return 0;
@@ -707,7 +468,10 @@ static int remove_entry(struct apply_ctx *c, int dfd, const char *name, const ch
 			return 0;
 		return log_errno(-errno, "%s: cannot remove: %m", shown);
 	}
-	DBG("%s: removed", shown);
+	if (c->flags & NODE_SAY_REMOVED)
+		printf("removed %s\n", shown);
+	else
+		DBG("%s: removed", shown);
 	return 0;
 }
 
@@ -747,7 +511,7 @@ static int prune_links_in(struct apply_ctx *c, const char *dir,
 		    !S_ISLNK(st.st_mode))
 			continue; /* not ours */
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (strncmp(de->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0) {
+		if (strncmp(de->d_name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) == 0) {
 			if (!tmp_is_stale(de->d_name))
 				continue;
 		} else if (node) {
@@ -758,7 +522,7 @@ static int prune_links_in(struct apply_ctx *c, const char *dir,
 			if (!is_our_target(path, target, node))
 				continue;
 		} else {
-			const struct node_link *l = plan_find_link(plan, path);
+			const struct node_link *l = node_plan_find_link(plan, path);
 
 			if (l)
 				continue;
@@ -812,9 +576,8 @@ int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan
 	DIR *d;
 
 	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
+	if (fd < 0)
 		return log_errno(-errno, "%s: cannot open directory: %m", devdir_shown);
-	}
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);
@@ -824,7 +587,8 @@ int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan
 		bool tmp = tmp_is_stale(de->d_name);
 		struct stat st;
 
-		if (!tmp && strncmp(de->d_name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0)
+		if (!tmp &&
+		    strncmp(de->d_name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) == 0)
 			continue;
 		if (!tmp && (!is_fb_name(de->d_name) || plan_has_node(plan, de->d_name)))
 			continue;
@@ -861,9 +625,8 @@ int node_remove(int dirfd, const char *devdir_shown, const char *name, dev_t dev
 	if (!node_name_is_safe(name))
 		return -EINVAL;
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		if (errno != ENOENT) {
+		if (errno != ENOENT)
 			return log_errno(-errno, "%s: cannot look at node: %m", shown);
-		}
 	} else if (S_ISCHR(st.st_mode) && st.st_rdev == devnum) {
 		ret = remove_entry(&c, dirfd, name, name);
 	} else {

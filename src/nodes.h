@@ -2,11 +2,13 @@
 #pragma once
 
 /*
- * Node manager: plan and apply of /dev/fbN nodes and their links.
+ * The /dev/fbN nodes and their links: what should exist, and making it so.
  *
- * node_plan() is pure: devices + rules in, wanted nodes and links out.
- * node_apply() and node_prune() make a directory (--dev DIR) match a plan,
- * relative to one directory fd, never following a symlink found there.
+ * src/nodes-plan.c: node_plan() is pure, devices + rules in, wanted nodes
+ * and links out; with the name checks it relies on.
+ * src/nodes.c: node_apply(), node_prune() and node_remove() make a
+ * directory (--dev DIR) match a plan, relative to one directory fd, never
+ * following a symlink found there.
  */
 
 #include <stdbool.h>
@@ -20,6 +22,8 @@ struct fb_rules;
 #define NODE_NAME_MAX 64 /* "fb31"; DEVNAME is a single component */
 #define NODE_PATH_MAX 256 /* "fb/by-name/<id>", "display/main" */
 #define NODE_USER_MAX 64
+/* Entries being made are named so; no device may take such a name. */
+#define NODE_TMP_PREFIX ".fbclassctl-"
 
 struct node_owner {
 	uid_t uid;
@@ -71,6 +75,9 @@ struct node_input {
 int node_plan(const struct node_input *in, size_t n, const struct fb_rules *rules,
 	      const struct node_owner *defaults, struct node_plan *plan);
 void node_plan_free(struct node_plan *plan);
+/* The link of plan at path ("fb/by-path/x"), or NULL. */
+const struct node_link *node_plan_find_link(const struct node_plan *plan,
+					    const char *path);
 
 /* root:video 0660, or root:root 0600 when there is no video group (said
  * once, at info level). */
@@ -86,6 +93,7 @@ bool node_name_is_safe(const char *name);
 
 enum {
 	NODE_DRY_RUN = 1 << 0, /* print mknod/chown/chmod/ln/rm lines, change nothing */
+	NODE_SAY_REMOVED = 1 << 1, /* print "removed PATH" for each entry removed */
 };
 
 /*
@@ -106,9 +114,11 @@ int node_apply_one(int dirfd, const char *devdir_shown, const struct node_plan *
 int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan,
 	       unsigned flags);
 /*
- * hotplug remove: delete node name only when it is a character device with
- * devnum, then the links under fb/by-* (and rule links in plan->stale)
- * that point to it.  Returns 0 or -errno.
+ * A device that left (hotplug's remove, unload): delete node name only
+ * when it is a character device with devnum (when the name is free, the
+ * links still go; when something else took it, nothing is touched), then
+ * the links under fb/by-* and the rule links in plan->stale that point to
+ * it as fbclassctl makes them ("../../fb1").  Returns 0 or -errno.
  */
 int node_remove(int dirfd, const char *devdir_shown, const char *name, dev_t devnum,
 		const struct node_plan *plan, unsigned flags);

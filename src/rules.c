@@ -148,6 +148,62 @@ static bool resolve_group(const char *name, gid_t *gid)
 	return fb_group_by_name(name, gid);
 }
 
+/* The value of key after '"' at p, unescaped into v (room for all of p).
+ * Returns the end of the value (after the closing quote), or NULL with
+ * why filled. */
+static const char *read_quoted(const char *p, const char *key, char *v, char *why,
+			       size_t whylen)
+{
+	size_t n = 0;
+
+	for (;; p++) {
+		if (!*p) {
+			snprintf(why, whylen, "unterminated quote in value of \"%s\"",
+				 key);
+			return NULL;
+		}
+		if (*p == '"')
+			break;
+		if (*p == '\\') {
+			if (p[1] != '"' && p[1] != '\\') {
+				snprintf(why, whylen,
+					 "invalid escape \"\\%c\" in value of \"%s\" (only \\\" and \\\\)",
+					 p[1] ? p[1] : ' ', key);
+				return NULL;
+			}
+			p++;
+		}
+		v[n++] = *p;
+	}
+	v[n] = '\0';
+	p++; /* closing quote */
+	if (*p && *p != ' ' && *p != '\t') {
+		snprintf(why, whylen, "garbage after the quoted value of \"%s\"", key);
+		return NULL;
+	}
+	return p;
+}
+
+/* An unquoted value of key at p into v (room for all of p).  Returns its
+ * end, or NULL with why filled. */
+static const char *read_plain(const char *p, const char *key, char *v, char *why,
+			      size_t whylen)
+{
+	size_t n = 0;
+
+	for (; *p && *p != ' ' && *p != '\t'; p++) {
+		if (*p == '"' || *p == '\\') {
+			snprintf(why, whylen,
+				 "unexpected '%c' in value of \"%s\" (quote the whole value)",
+				 *p, key);
+			return NULL;
+		}
+		v[n++] = *p;
+	}
+	v[n] = '\0';
+	return p;
+}
+
 /*
  * Read one word at *pp into key/value.  Returns 1 for a word, 0 at the end
  * of the line (or a comment), -EINVAL with why filled, -ENOMEM.
@@ -158,7 +214,6 @@ static int next_word(const char **pp, char **key, char **value, char *why, size_
 	const char *k;
 	size_t klen;
 	char *v;
-	size_t vlen = 0;
 
 	*key = *value = NULL;
 	while (*p == ' ' || *p == '\t')
@@ -190,51 +245,17 @@ static int next_word(const char **pp, char **key, char **value, char *why, size_
 	v = malloc(strlen(p) + 1);
 	if (!v)
 		return -ENOMEM;
-	if (*p == '"') {
-		p++;
-		for (;;) {
-			if (!*p) {
-				snprintf(why, whylen,
-					 "unterminated quote in value of \"%s\"", *key);
-				goto bad;
-			}
-			if (*p == '"')
-				break;
-			if (*p == '\\') {
-				if (p[1] != '"' && p[1] != '\\') {
-					snprintf(why, whylen,
-						 "invalid escape \"\\%c\" in value of \"%s\" (only \\\" and \\\\)",
-						 p[1] ? p[1] : ' ', *key);
-					goto bad;
-				}
-				p++;
-			}
-			v[vlen++] = *p++;
-		}
-		p++; /* closing quote */
-		if (*p && *p != ' ' && *p != '\t') {
-			snprintf(why, whylen, "garbage after the quoted value of \"%s\"",
-				 *key);
-			goto bad;
-		}
-	} else {
-		while (*p && *p != ' ' && *p != '\t') {
-			if (*p == '"' || *p == '\\') {
-				snprintf(why, whylen,
-					 "unexpected '%c' in value of \"%s\" (quote the whole value)",
-					 *p, *key);
-				goto bad;
-			}
-			v[vlen++] = *p++;
-		}
+	if (*p == '"')
+		p = read_quoted(p + 1, *key, v, why, whylen);
+	else
+		p = read_plain(p, *key, v, why, whylen);
+	if (!p) {
+		free(v);
+		return -EINVAL;
 	}
-	v[vlen] = '\0';
 	*value = v;
 	*pp = p;
 	return 1;
-bad:
-	free(v);
-	return -EINVAL;
 }
 
 static int set_string(char **slot, const char *key, char *value, char *why, size_t whylen)
@@ -248,21 +269,149 @@ static int set_string(char **slot, const char *key, char *value, char *why, size
 	return 0;
 }
 
-static bool key_is_known(const char *key)
+static int set_ignore(struct fb_rule *rule, char *value, char *why, size_t whylen)
 {
-	static const char *const keys[] = { "name",  "driver", "path", "id",
-					    "owner", "group",  "mode", "link" };
+	if (value) {
+		snprintf(why, whylen, "\"ignore\" takes no value");
+		free(value);
+		return -EINVAL;
+	}
+	if (rule->ignore) {
+		snprintf(why, whylen, "\"ignore\" given twice");
+		return -EINVAL;
+	}
+	rule->ignore = true;
+	return 0;
+}
 
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (strcmp(key, keys[i]) == 0)
-			return true;
-	return false;
+static int set_owner(struct fb_rule *rule, char *value, char *why, size_t whylen)
+{
+	int r = set_string(&rule->user, "owner", value, why, whylen);
+
+	rule->has_owner = true;
+	if (r == 0 && !resolve_user(value, &rule->uid)) {
+		snprintf(why, whylen, "unknown user \"%s\"", value);
+		r = -EINVAL;
+	}
+	return r;
+}
+
+static int set_group(struct fb_rule *rule, char *value, char *why, size_t whylen)
+{
+	int r = set_string(&rule->group, "group", value, why, whylen);
+
+	rule->has_group = true;
+	if (r == 0 && !resolve_group(value, &rule->gid)) {
+		snprintf(why, whylen, "unknown group \"%s\"", value);
+		r = -EINVAL;
+	}
+	return r;
+}
+
+static int set_mode(struct fb_rule *rule, char *value, char *why, size_t whylen)
+{
+	int r = 0;
+
+	if (rule->has_mode) {
+		snprintf(why, whylen, "\"mode\" given twice");
+		r = -EINVAL;
+	} else if (parse_mode(value, &rule->mode) < 0) {
+		snprintf(why, whylen, "invalid mode \"%s\": expected octal 0 to 0777",
+			 value);
+		r = -EINVAL;
+	}
+	rule->has_mode = true;
+	free(value);
+	return r;
+}
+
+static int add_link(struct fb_rule *rule, char *value, char *why, size_t whylen)
+{
+	const char *problem = fb_rule_link_problem(value);
+	char **v;
+
+	if (problem) {
+		snprintf(why, whylen, "invalid link \"%s\": %s", value, problem);
+		free(value);
+		return -EINVAL;
+	}
+	v = realloc(rule->links, (rule->n_links + 1) * sizeof(*v));
+	if (!v) {
+		free(value);
+		return -ENOMEM;
+	}
+	rule->links = v;
+	rule->links[rule->n_links++] = value;
+	return 0;
+}
+
+enum { KEY_NAME, KEY_DRIVER, KEY_PATH, KEY_ID, KEY_OWNER, KEY_GROUP, KEY_MODE, KEY_LINK };
+static const char *const rule_keys[] = {
+	[KEY_NAME] = "name", [KEY_DRIVER] = "driver", [KEY_PATH] = "path",
+	[KEY_ID] = "id",     [KEY_OWNER] = "owner",   [KEY_GROUP] = "group",
+	[KEY_MODE] = "mode", [KEY_LINK] = "link",
+};
+
+/* One word of a line into rule: "ignore", or KEY=VALUE (value is taken
+ * over).  0, -EINVAL with why filled, or -ENOMEM. */
+static int parse_word(struct fb_rule *rule, const char *key, char *value, char *why,
+		      size_t whylen)
+{
+	size_t k = 0;
+
+	if (strcmp(key, "ignore") == 0)
+		return set_ignore(rule, value, why, whylen);
+	while (k < ARRAY_SIZE(rule_keys) && strcmp(key, rule_keys[k]) != 0)
+		k++;
+	if (k == ARRAY_SIZE(rule_keys)) {
+		snprintf(why, whylen, "unknown key \"%s\"", key);
+		free(value);
+		return -EINVAL;
+	}
+	if (!*value) {
+		snprintf(why, whylen, "empty value for \"%s\"", key);
+		free(value);
+		return -EINVAL;
+	}
+	switch (k) {
+	case KEY_NAME:
+		return set_string(&rule->match_name, key, value, why, whylen);
+	case KEY_DRIVER:
+		return set_string(&rule->match_driver, key, value, why, whylen);
+	case KEY_PATH:
+		return set_string(&rule->match_path, key, value, why, whylen);
+	case KEY_ID:
+		return set_string(&rule->match_id, key, value, why, whylen);
+	case KEY_OWNER:
+		return set_owner(rule, value, why, whylen);
+	case KEY_GROUP:
+		return set_group(rule, value, why, whylen);
+	case KEY_MODE:
+		return set_mode(rule, value, why, whylen);
+	default: /* KEY_LINK */
+		return add_link(rule, value, why, whylen);
+	}
+}
+
+/* What is wrong with a rule whose every word was right, or NULL. */
+static const char *rule_problem(const struct fb_rule *rule)
+{
+	bool acts = rule->has_owner || rule->has_group || rule->has_mode || rule->n_links;
+
+	if (!rule->match_name && !rule->match_driver && !rule->match_path &&
+	    !rule->match_id)
+		return "rule has no match (name=, driver=, path= or id=)";
+	if (rule->ignore && acts)
+		return "\"ignore\" cannot be combined with other actions";
+	if (!rule->ignore && !acts)
+		return "rule has no action (owner=, group=, mode=, link= or ignore)";
+	return NULL;
 }
 
 /* Parse one line into rule.  0: a rule; 1: blank or comment; -EINVAL: why. */
 static int parse_line(const char *line, struct fb_rule *rule, char *why, size_t whylen)
 {
-	const char *p = line;
+	const char *p = line, *problem;
 	bool any_word = false;
 	int r;
 
@@ -274,92 +423,7 @@ static int parse_line(const char *line, struct fb_rule *rule, char *why, size_t 
 		if (r <= 0)
 			break;
 		any_word = true;
-		if (strcmp(key, "ignore") == 0) {
-			if (value) {
-				snprintf(why, whylen, "\"ignore\" takes no value");
-				free(value);
-				r = -EINVAL;
-				break;
-			}
-			if (rule->ignore) {
-				snprintf(why, whylen, "\"ignore\" given twice");
-				r = -EINVAL;
-				break;
-			}
-			rule->ignore = true;
-			continue;
-		}
-		if (!key_is_known(key)) {
-			snprintf(why, whylen, "unknown key \"%s\"", key);
-			free(value);
-			r = -EINVAL;
-			break;
-		}
-		if (!*value) {
-			snprintf(why, whylen, "empty value for \"%s\"", key);
-			free(value);
-			r = -EINVAL;
-			break;
-		}
-		if (strcmp(key, "name") == 0) {
-			r = set_string(&rule->match_name, key, value, why, whylen);
-		} else if (strcmp(key, "driver") == 0) {
-			r = set_string(&rule->match_driver, key, value, why, whylen);
-		} else if (strcmp(key, "path") == 0) {
-			r = set_string(&rule->match_path, key, value, why, whylen);
-		} else if (strcmp(key, "id") == 0) {
-			r = set_string(&rule->match_id, key, value, why, whylen);
-		} else if (strcmp(key, "owner") == 0) {
-			r = set_string(&rule->user, key, value, why, whylen);
-			if (r == 0 && !resolve_user(value, &rule->uid)) {
-				snprintf(why, whylen, "unknown user \"%s\"", value);
-				r = -EINVAL;
-			}
-			rule->has_owner = true;
-		} else if (strcmp(key, "group") == 0) {
-			r = set_string(&rule->group, key, value, why, whylen);
-			if (r == 0 && !resolve_group(value, &rule->gid)) {
-				snprintf(why, whylen, "unknown group \"%s\"", value);
-				r = -EINVAL;
-			}
-			rule->has_group = true;
-		} else if (strcmp(key, "mode") == 0) {
-			if (rule->has_mode) {
-				snprintf(why, whylen, "\"mode\" given twice");
-				r = -EINVAL;
-			} else if (parse_mode(value, &rule->mode) < 0) {
-				snprintf(why, whylen,
-					 "invalid mode \"%s\": expected octal 0 to 0777",
-					 value);
-				r = -EINVAL;
-			}
-			rule->has_mode = true;
-			free(value);
-		} else if (strcmp(key, "link") == 0) {
-			const char *problem = fb_rule_link_problem(value);
-			char **v;
-
-			if (problem) {
-				snprintf(why, whylen, "invalid link \"%s\": %s", value,
-					 problem);
-				free(value);
-				r = -EINVAL;
-				break;
-			}
-			v = realloc(rule->links, (rule->n_links + 1) * sizeof(*v));
-			if (!v) {
-				free(value);
-				r = -ENOMEM;
-				break;
-			}
-			rule->links = v;
-			rule->links[rule->n_links++] = value;
-			r = 0;
-		} else {
-			snprintf(why, whylen, "unknown key \"%s\"", key);
-			free(value);
-			r = -EINVAL;
-		}
+		r = parse_word(rule, key, value, why, whylen);
 		if (r < 0)
 			break;
 	}
@@ -367,20 +431,9 @@ static int parse_line(const char *line, struct fb_rule *rule, char *why, size_t 
 		return r;
 	if (!any_word)
 		return 1;
-	if (!rule->match_name && !rule->match_driver && !rule->match_path &&
-	    !rule->match_id) {
-		snprintf(why, whylen, "rule has no match (name=, driver=, path= or id=)");
-		return -EINVAL;
-	}
-	if (rule->ignore &&
-	    (rule->has_owner || rule->has_group || rule->has_mode || rule->n_links)) {
-		snprintf(why, whylen, "\"ignore\" cannot be combined with other actions");
-		return -EINVAL;
-	}
-	if (!rule->ignore && !rule->has_owner && !rule->has_group && !rule->has_mode &&
-	    !rule->n_links) {
-		snprintf(why, whylen,
-			 "rule has no action (owner=, group=, mode=, link= or ignore)");
+	problem = rule_problem(rule);
+	if (problem) {
+		snprintf(why, whylen, "%s", problem);
 		return -EINVAL;
 	}
 	return 0;
@@ -467,9 +520,8 @@ int fb_rules_load(const char *path, bool missing_ok, struct fb_rules *r)
 			return 0;
 		return log_errno(-errno, "%s: cannot open rules file: %m", path);
 	}
-	if (fstat(fd, &st) < 0) {
+	if (fstat(fd, &st) < 0)
 		return log_errno(-errno, "%s: cannot stat rules file: %m", path);
-	}
 	if (!S_ISREG(st.st_mode)) {
 		ERR("%s: rules file is not a regular file", path);
 		return -EINVAL;

@@ -4,7 +4,8 @@
 /*
  * Safe removal of a framebuffer's driver: check holders, unbind fbcon,
  * then remove the module (refcount 0) or unbind the parent device, wait for
- * the class device to go, and remove the node and its links.
+ * the class device to go; its node and links then go through the node
+ * manager (nodemgr_remove), as for hotplug's remove.
  *
  * The race window: a process can open the node between the holder check
  * and the unbind/unload.  It is kept small by doing nothing slow in
@@ -41,23 +42,12 @@ struct fb_unload_facts {
  * USB device stays where it is and can be bound again. */
 enum fb_unload_method fb_unload_decide(const struct fb_unload_facts *f, const char **why);
 
-/* Pure: does the symlink target, found in directory linkdir (relative to
- * the device directory devdir, e.g. "fb/by-path"), name the entry devname
- * of devdir?  Relative targets are resolved lexically ("../../fb1");
- * absolute ones must be devdir/devname. */
-bool fb_link_points_to(const char *devdir, const char *linkdir, const char *target,
-		       const char *devname);
-
-/* Remove devdir/devname if it is still a character device with devnum,
- * and every symlink in devdir/fb/by-* that points to it.  When something
- * else has taken the name, nothing is removed (and a warning says so);
- * when the name is free, the links to it still are.  Never follows a
- * symlink: each directory is opened with O_NOFOLLOW|O_DIRECTORY relative
- * to its parent's fd and entries are removed with unlinkat.  Calls
- * report(path) for each removal.  Returns the number of entries removed
- * or -errno. */
-int fb_unload_remove_node(const char *devdir, const char *devname, dev_t devnum,
-			  void (*report)(const char *path));
+/* Devices bound to the driver of the parent device at parent_syspath:
+ * the driver directory's symlinks other than "module". */
+unsigned fb_unload_count_bound(const char *parent_syspath);
+/* Unbind the parent device sysname at parent_syspath from its driver
+ * (driver/unbind).  0 or -errno. */
+int fb_unload_unbind(const char *parent_syspath, const char *sysname);
 
 /* Wait until path no longer exists, up to timeout_ms.  0 or -ETIMEDOUT. */
 int fb_wait_gone(const char *path, unsigned timeout_ms);

@@ -1,6 +1,7 @@
 #!/bin/bash
-# ns tier: as root, in a private mount namespace, coldplug and hotplug make
-# real nodes on a private tmpfs, and every hostile case of issue 4 is tried.
+# ns tier: as root, in a private mount namespace, coldplug, hotplug and
+# unload make and remove real nodes on a private tmpfs, and every hostile
+# entry we know of in a dev dir is tried.
 # The device source is a umockdev tree made by mkfixture.sh (fb0 on PCI,
 # fb1 and fb2 on platform vfb.1 and vfb.2, both with the id "Virtual FB").
 set -u
@@ -316,6 +317,51 @@ expect_eq "remove exits 0" "$?" 0
 check "remove deletes the node" test ! -e "$dev/fb9"
 check "remove deletes its link" test ! -L "$dev/fb/by-path/platform-vfb.9"
 check "remove keeps other links" test -L "$dev/fb/by-path/pci-0000:00:02.0"
+
+# ---- unload removes the node the node manager's way ----
+# The fake vfb.1 gets a driver directory; when unload writes "vfb.1" to
+# its unbind file, the watcher takes fb1 out of the fake sysfs, as the
+# kernel would.  --force: a process this test does not control (pid 1 of
+# a container) may not be inspectable, which refuses the unload.
+cat >"$work/unbind.sh" <<'EOF'
+drv=$UMOCKDEV_DIR/sys/bus/platform/drivers/vfb
+mkdir -p "$drv" && : >"$drv/unbind" && ln -s ../../../../devices/platform/vfb.1 "$drv/vfb.1"
+(for _ in $(seq 200); do
+	if grep -qx vfb.1 "$drv/unbind"; then
+		rm -rf "$UMOCKDEV_DIR/sys/devices/platform/vfb.1/graphics" "$UMOCKDEV_DIR/sys/class/graphics/fb1"
+		exit
+	fi
+	sleep 0.05
+done) &
+"$@"
+rc=$?
+wait
+exit $rc
+EOF
+fresh
+printf 'name=fb1 link=display/x link=display/y\nname=fb2 link=display/z\n' >"$work/unload.conf"
+fbc coldplug --dev "$dev" --config "$work/unload.conf" 2>"$work/err"
+expect_eq "unload: coldplug with rule links exits 0" "$?" 0
+ln -sfn "$dev/fb1" "$dev/display/y"
+ln -s "$dev/fb1" "$dev/fb/by-path/absolute"
+ln -s ../fb1 "$dev/display/mine"
+ln -s fb1 "$dev/myfb"
+"$UMOCKDEV_RUN" -d "$fixture" -- sh "$work/unbind.sh" "$FBCLASSCTL" unload --force --dev "$dev" \
+	--config "$work/unload.conf" fb1 >"$work/out" 2>"$work/err"
+expect_eq "unload fb1 exits 0" "$?" 0
+expect_grep "unload unbinds vfb.1" "fb1: unbinding vfb.1 from driver vfb" "$work/out"
+expect_grep "unload says the node went" "removed $dev/fb1" "$work/out"
+expect_grep "unload says the rule link went" "removed $dev/display/x" "$work/out"
+check "unload removed fb1" test ! -e "$dev/fb1"
+check "unload removed fb1's by-path link" test ! -L "$dev/fb/by-path/platform-vfb.1"
+check "unload removed the rule link display/x" test ! -L "$dev/display/x"
+check "unload kept display/y, a rule link it did not make (absolute)" test -L "$dev/display/y"
+check "unload kept an absolute link under fb/by-path" test -L "$dev/fb/by-path/absolute"
+check "unload kept a link outside fb/by-* that no rule names" test -L "$dev/display/mine"
+check "unload kept a link in the dev dir itself" test -L "$dev/myfb"
+check "unload kept fb2's rule link" test -L "$dev/display/z"
+check "unload kept fb0 and fb2" test -c "$dev/fb0" -a -c "$dev/fb2"
+check "unload kept fb0's link" test -L "$dev/fb/by-path/pci-0000:00:02.0"
 
 # libpng and libsmartcols are dlopen()ed: the daemon maps neither.  Where
 # libpng cannot be loaded (a file that is not a library bound over it, in

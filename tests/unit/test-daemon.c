@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "test.h"
-#include "commands.h"
 #include "daemon.h"
 #include "log.h"
 
@@ -112,22 +111,24 @@ static void test_options(void)
 	ASSERT_STR_EQ(o.nm.config, "/tmp/x.conf");
 	ASSERT_TRUE(o.nm.config_given);
 	ASSERT_STR_EQ(o.nm.devdir, "/tmp/d");
-	ASSERT_INT_EQ(parse(&o, "--help", NULL, NULL), -1);
+	ASSERT_TRUE(!o.help);
+	ASSERT_INT_EQ(parse(&o, "--help", NULL, NULL), 0);
+	ASSERT_TRUE(o.help);
 
 	log_max_priority = -1; /* the usage errors below are expected */
-	ASSERT_INT_EQ(parse(&o, "--buffer-size", "4095", NULL), FB_EXIT_USAGE);
-	ASSERT_INT_EQ(parse(&o, "--buffer-size", "16M", NULL), FB_EXIT_USAGE);
-	ASSERT_INT_EQ(parse(&o, "--buffer-size", "-1", NULL), FB_EXIT_USAGE);
-	ASSERT_INT_EQ(parse(&o, "--buffer-size", "99999999999", NULL), FB_EXIT_USAGE);
-	ASSERT_INT_EQ(parse(&o, "--coalesce", "1001", NULL), FB_EXIT_USAGE);
-	ASSERT_INT_EQ(parse(&o, "--coalesce", "5ms", NULL), FB_EXIT_USAGE);
-	ASSERT_INT_EQ(parse(&o, "--coalesce", "", NULL), FB_EXIT_USAGE);
-	ASSERT_INT_EQ(parse(&o, "--ready-fd", "x", NULL), FB_EXIT_USAGE);
-	ASSERT_INT_EQ(parse(&o, "--ready-fd", "-1", NULL), FB_EXIT_USAGE);
-	ASSERT_INT_EQ(parse(&o, "--ready-fd", "03", NULL), FB_EXIT_USAGE);
-	ASSERT_INT_EQ(parse(&o, "--dev", "", NULL), FB_EXIT_USAGE);
-	ASSERT_INT_EQ(parse(&o, "--dry-run", NULL, NULL), FB_EXIT_USAGE);
-	ASSERT_INT_EQ(parse(&o, "stray", NULL, NULL), FB_EXIT_USAGE);
+	ASSERT_INT_EQ(parse(&o, "--buffer-size", "4095", NULL), -EINVAL);
+	ASSERT_INT_EQ(parse(&o, "--buffer-size", "16M", NULL), -EINVAL);
+	ASSERT_INT_EQ(parse(&o, "--buffer-size", "-1", NULL), -EINVAL);
+	ASSERT_INT_EQ(parse(&o, "--buffer-size", "99999999999", NULL), -EINVAL);
+	ASSERT_INT_EQ(parse(&o, "--coalesce", "1001", NULL), -EINVAL);
+	ASSERT_INT_EQ(parse(&o, "--coalesce", "5ms", NULL), -EINVAL);
+	ASSERT_INT_EQ(parse(&o, "--coalesce", "", NULL), -EINVAL);
+	ASSERT_INT_EQ(parse(&o, "--ready-fd", "x", NULL), -EINVAL);
+	ASSERT_INT_EQ(parse(&o, "--ready-fd", "-1", NULL), -EINVAL);
+	ASSERT_INT_EQ(parse(&o, "--ready-fd", "03", NULL), -EINVAL);
+	ASSERT_INT_EQ(parse(&o, "--dev", "", NULL), -EINVAL);
+	ASSERT_INT_EQ(parse(&o, "--dry-run", NULL, NULL), -EINVAL);
+	ASSERT_INT_EQ(parse(&o, "stray", NULL, NULL), -EINVAL);
 	log_max_priority = LOG_INFO;
 }
 

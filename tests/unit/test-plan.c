@@ -42,6 +42,14 @@ static const struct node_link *find(const struct node_plan *p, const char *path)
 	return NULL;
 }
 
+/* The target of the link at path, or NULL (which ASSERT_STR_EQ fails). */
+static const char *target(const struct node_plan *p, const char *path)
+{
+	const struct node_link *l = find(p, path);
+
+	return l ? l->target : NULL;
+}
+
 static void test_defaults(void)
 {
 	/* Inputs out of minor order: the lowest minor must still win. */
@@ -68,12 +76,9 @@ static void test_defaults(void)
 	l = find(&p, "fb/by-path/pci-0000:00:02.0");
 	ASSERT_TRUE(l && strcmp(l->target, "../../fb0") == 0 &&
 		    strcmp(l->node, "fb0") == 0);
-	l = find(&p, "fb/by-name/bochsdrmfb");
-	ASSERT_TRUE(l && strcmp(l->target, "../../fb0") == 0);
-	l = find(&p, "fb/by-name/Virtual_FB");
-	ASSERT_TRUE(l && strcmp(l->target, "../../fb1") == 0);
-	l = find(&p, "fb/by-path/platform-vfb.0");
-	ASSERT_TRUE(l && strcmp(l->target, "../../fb1") == 0);
+	ASSERT_STR_EQ(target(&p, "fb/by-name/bochsdrmfb"), "../../fb0");
+	ASSERT_STR_EQ(target(&p, "fb/by-name/Virtual_FB"), "../../fb1");
+	ASSERT_STR_EQ(target(&p, "fb/by-path/platform-vfb.0"), "../../fb1");
 	ASSERT_INT_EQ(p.n_kept, 0);
 	ASSERT_INT_EQ(p.n_stale, 0);
 	node_plan_free(&p);
@@ -104,7 +109,6 @@ static void test_rules(void)
 	};
 	struct fb_rules r;
 	struct node_plan p;
-	const struct node_link *l;
 
 	ASSERT_INT_EQ(fb_rules_parse_string(conf, "plan.conf", &r), 0);
 	ASSERT_INT_EQ(node_plan(in, 3, &r, &defaults, &p), 0);
@@ -118,12 +122,9 @@ static void test_rules(void)
 	ASSERT_STR_EQ(p.nodes[1].own.group, "video"); /* default kept */
 	ASSERT_INT_EQ(p.n_kept, 1);
 	ASSERT_STR_EQ(p.kept[0], "fb3");
-	l = find(&p, "display/main");
-	ASSERT_TRUE(l && strcmp(l->target, "../fb0") == 0);
-	l = find(&p, "display/vfb");
-	ASSERT_TRUE(l && strcmp(l->target, "../fb1") == 0);
-	l = find(&p, "deep/er/vfb");
-	ASSERT_TRUE(l && strcmp(l->target, "../../fb1") == 0);
+	ASSERT_STR_EQ(target(&p, "display/main"), "../fb0");
+	ASSERT_STR_EQ(target(&p, "display/vfb"), "../fb1");
+	ASSERT_STR_EQ(target(&p, "deep/er/vfb"), "../../fb1");
 	ASSERT_TRUE(find(&p, "fb/by-name/VESA_VGA") ==
 		    NULL); /* ignored device: no links */
 	ASSERT_INT_EQ(p.n_stale, 1);
@@ -157,20 +158,23 @@ static void test_unsafe_devname(void)
 
 static void test_sanitize(void)
 {
+	static const struct {
+		const char *in, *out;
+	} names[] = {
+		{ "Bochs DRM", "Bochs_DRM" },
+		{ "a/b\\c\"d$e", "a_b_c_d_e" },
+		{ "..", "__" },
+		{ ".", "_" },
+		{ "pci-0000:00:02.0", "pci-0000:00:02.0" },
+		{ "\xc3\xa9t\xc3\xa9", "__t__" },
+	};
 	char buf[32];
 
-	ASSERT_TRUE(node_link_name_sanitize("Bochs DRM", buf, sizeof(buf)));
-	ASSERT_STR_EQ(buf, "Bochs_DRM");
-	ASSERT_TRUE(node_link_name_sanitize("a/b\\c\"d$e", buf, sizeof(buf)));
-	ASSERT_STR_EQ(buf, "a_b_c_d_e");
-	ASSERT_TRUE(node_link_name_sanitize("..", buf, sizeof(buf)));
-	ASSERT_STR_EQ(buf, "__");
-	ASSERT_TRUE(node_link_name_sanitize(".", buf, sizeof(buf)));
-	ASSERT_STR_EQ(buf, "_");
-	ASSERT_TRUE(node_link_name_sanitize("pci-0000:00:02.0", buf, sizeof(buf)));
-	ASSERT_STR_EQ(buf, "pci-0000:00:02.0");
-	ASSERT_TRUE(node_link_name_sanitize("\xc3\xa9t\xc3\xa9", buf, sizeof(buf)));
-	ASSERT_STR_EQ(buf, "__t__");
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		ASSERT_MSG(node_link_name_sanitize(names[i].in, buf, sizeof(buf)),
+			   "\"%s\"", names[i].in);
+		ASSERT_STR_EQ(buf, names[i].out);
+	}
 	ASSERT_TRUE(!node_link_name_sanitize("", buf, sizeof(buf)));
 	ASSERT_TRUE(
 		node_link_name_sanitize("0123456789abcdefghijklmnopqrstuvwxyz", buf, 8));

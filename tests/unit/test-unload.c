@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* unload: the decision table, link matching, node and link removal. */
+/* unload: the decision table, the wait, and the removal of a node and its
+ * links, which unload does the node manager's way (node_remove). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "nodes.h"
 #include "unload.h"
 
 static void test_decide(void)
@@ -51,32 +53,7 @@ static void test_decide(void)
 	ASSERT_INT_EQ(fb_unload_decide(&f, NULL), FB_UNLOAD_NONE);
 }
 
-static void test_link_points_to(void)
-{
-	ASSERT_TRUE(fb_link_points_to("/dev", "fb/by-path", "../../fb1", "fb1"));
-	ASSERT_TRUE(fb_link_points_to("/dev", "fb/by-name", "./../../fb1", "fb1"));
-	ASSERT_TRUE(fb_link_points_to("/dev", "fb/by-path", "/dev/fb1", "fb1"));
-	ASSERT_TRUE(fb_link_points_to("/dev/", "fb/by-path", "/dev//fb1", "fb1"));
-	ASSERT_TRUE(
-		fb_link_points_to("/tmp/x/dev", "fb/by-path", "/tmp/x/dev/fb1", "fb1"));
-	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "../../fb10", "fb1"));
-	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "../../fb0", "fb1"));
-	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "../fb1", "fb1"));
-	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "../../../fb1", "fb1"));
-	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "../../../dev/fb1", "fb1"));
-	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "/other/fb1", "fb1"));
-	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "", "fb1"));
-	ASSERT_TRUE(!fb_link_points_to("/dev", "fb/by-path", "fb1", "fb1"));
-}
-
 static char root[256];
-static int n_reported;
-
-static void report(const char *path)
-{
-	(void)path;
-	n_reported++;
-}
 
 static bool exists(const char *rel)
 {
@@ -94,69 +71,78 @@ static void sh(const char *cmd)
 	ASSERT_INT_EQ(system(cmd), 0);
 }
 
+/* node_remove as unload and hotplug's remove call it (nodemgr_remove):
+ * the plan of the devices still present, fb0 here, whose rules list
+ * display/x for nobody present: a stale rule link. */
+static int remove_fb1(const char *devdir, const char *name, dev_t devnum)
+{
+	static char stale[][NODE_PATH_MAX] = { "display/x", "display/abs" };
+	struct node_entry fb0 = { .name = "fb0", .devnum = makedev(29, 0) };
+	struct node_plan plan = {
+		.nodes = &fb0, .n_nodes = 1, .stale = stale, .n_stale = 2
+	};
+	int dfd = open(devdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int r;
+
+	ASSERT_TRUE(dfd >= 0);
+	r = node_remove(dfd, devdir, name, devnum, &plan, 0);
+	close(dfd);
+	return r;
+}
+
 static void test_remove_node(void)
 {
-	char p[512], outside[512];
-	int r;
+	char dev[300], p[512];
 
 	snprintf(root, sizeof(root), "%s/fbclass-unload.XXXXXX",
 		 getenv("TMPDIR") ?: "/tmp");
 	ASSERT_TRUE(mkdtemp(root) != NULL);
-	snprintf(outside, sizeof(outside), "%s/outside", root);
-	sh("mkdir -p $R/dev/fb/by-path $R/dev/fb/by-name $R/outside/by-x && "
+	snprintf(dev, sizeof(dev), "%s/dev", root);
+	/* Ours: fb1's fb/by-* links and the stale rule link display/x.  Not
+	 * ours: an absolute link, links elsewhere, fb0's link. */
+	sh("mkdir -p $R/dev/fb/by-path $R/dev/display $R/outside && "
 	   "ln -s ../../fb1 $R/dev/fb/by-path/platform-vfb.0 && "
-	   "ln -s ../../fb1 $R/dev/fb/by-name/vfb && "
-	   "ln -s ../../fb0 $R/dev/fb/by-name/other && "
-	   "ln -s ../outside $R/dev/fb/by-trap && "
-	   "ln -s ../../../dev/fb1 $R/outside/by-x/evil");
-	snprintf(p, sizeof(p), "%s/dev/fb1", root);
+	   "ln -s ../../fb0 $R/dev/fb/by-path/pci-0000:00:02.0 && "
+	   "ln -s ../fb1 $R/dev/display/x && "
+	   "ln -s $R/dev/fb1 $R/dev/display/abs && "
+	   "ln -s ../fb1 $R/dev/display/mine && "
+	   "ln -s fb1 $R/dev/myfb && "
+	   "ln -s ../../fb1 $R/outside/vfb");
 	if (geteuid() == 0) {
+		snprintf(p, sizeof(p), "%s/fb1", dev);
 		ASSERT_INT_EQ(mknod(p, S_IFCHR | 0600, makedev(29, 1)), 0);
-		snprintf(p, sizeof(p), "%s/dev/fb0", root);
-		ASSERT_INT_EQ(mknod(p, S_IFCHR | 0600, makedev(29, 0)), 0);
 		/* the wrong device number: neither it nor its links removed */
-		r = fb_unload_remove_node(strcat(strcpy(p, root), "/dev"), "fb0",
-					  makedev(29, 9), report);
-		ASSERT_INT_EQ(r, 0);
-		ASSERT_TRUE(exists("dev/fb0"));
-		ASSERT_TRUE(exists("dev/fb/by-name/other"));
-		n_reported = 0;
-		r = fb_unload_remove_node(p, "fb1", makedev(29, 1), report);
-		ASSERT_INT_EQ(r, 3);
-		ASSERT_INT_EQ(n_reported, 3);
+		ASSERT_INT_EQ(remove_fb1(dev, "fb1", makedev(29, 9)), 0);
+		ASSERT_TRUE(exists("dev/fb1"));
+		ASSERT_TRUE(exists("dev/fb/by-path/platform-vfb.0"));
+		ASSERT_TRUE(exists("dev/display/x"));
+		ASSERT_INT_EQ(remove_fb1(dev, "fb1", makedev(29, 1)), 0);
 		ASSERT_TRUE(!exists("dev/fb1"));
-		ASSERT_TRUE(!exists("dev/fb/by-path/platform-vfb.0"));
-		ASSERT_TRUE(!exists("dev/fb/by-name/vfb"));
-		ASSERT_TRUE(exists("dev/fb0"));
-		ASSERT_TRUE(exists("dev/fb/by-name/other"));
-		/* the symlinked directory was not followed */
-		ASSERT_TRUE(exists("dev/fb/by-trap"));
-		ASSERT_TRUE(exists("outside/by-x/evil"));
 	} else {
 		printf("# not root: the character device half is not tested\n");
+		/* the name free (the daemon removed the node): the links still go */
+		ASSERT_INT_EQ(remove_fb1(dev, "fb1", makedev(29, 1)), 0);
 	}
+	ASSERT_TRUE(!exists("dev/fb/by-path/platform-vfb.0"));
+	ASSERT_TRUE(!exists("dev/display/x"));
+	ASSERT_TRUE(exists("dev/fb/by-path/pci-0000:00:02.0"));
+	ASSERT_TRUE(exists("dev/display/abs"));
+	ASSERT_TRUE(exists("dev/display/mine"));
+	ASSERT_TRUE(exists("dev/myfb"));
 	/* a regular file at the node's name: nothing removed */
-	sh("rm -f $R/dev/fb1 && touch $R/dev/fb1 && ln -sf ../../fb1 "
-	   "$R/dev/fb/by-name/vfb");
-	r = fb_unload_remove_node(strcat(strcpy(p, root), "/dev"), "fb1", makedev(29, 1),
-				  NULL);
-	ASSERT_INT_EQ(r, 0);
+	sh("touch $R/dev/fb1 && ln -s ../fb1 $R/dev/display/x");
+	ASSERT_INT_EQ(remove_fb1(dev, "fb1", makedev(29, 1)), 0);
 	ASSERT_TRUE(exists("dev/fb1"));
-	ASSERT_TRUE(exists("dev/fb/by-name/vfb"));
-	/* the name free (the daemon removed the node): the links still go */
-	sh("rm -f $R/dev/fb1");
-	r = fb_unload_remove_node(strcat(strcpy(p, root), "/dev"), "fb1", makedev(29, 1),
-				  NULL);
-	ASSERT_INT_EQ(r, 1);
-	ASSERT_TRUE(!exists("dev/fb/by-name/vfb"));
-	/* the device directory itself a symlink: refused */
-	sh("ln -s dev $R/devlink");
-	r = fb_unload_remove_node(strcat(strcpy(p, root), "/devlink"), "fb1",
-				  makedev(29, 1), NULL);
-	ASSERT_TRUE(r == -ELOOP || r == -ENOTDIR);
-	ASSERT_INT_EQ(fb_unload_remove_node(strcat(strcpy(p, root), "/dev"), "x/fb1",
-					    makedev(29, 1), NULL),
-		      -EINVAL);
+	ASSERT_TRUE(exists("dev/display/x"));
+	ASSERT_INT_EQ(remove_fb1(dev, "x/fb1", makedev(29, 1)), -EINVAL);
+	/* a planted fb/by-name symlink is refused (an error), not followed;
+	 * the other links still go */
+	sh("rm $R/dev/fb1 && ln -s ../outside $R/dev/fb/by-name && "
+	   "ln -s ../../fb1 $R/dev/fb/by-path/platform-vfb.0");
+	ASSERT_INT_EQ(remove_fb1(dev, "fb1", makedev(29, 1)), -ENOTDIR);
+	ASSERT_TRUE(exists("outside/vfb"));
+	ASSERT_TRUE(!exists("dev/fb/by-path/platform-vfb.0"));
+	ASSERT_TRUE(!exists("dev/display/x"));
 	sh("rm -rf \"$R\"");
 }
 
@@ -169,7 +155,6 @@ static void test_wait_gone(void)
 int main(void)
 {
 	test_decide();
-	test_link_points_to();
 	test_remove_node();
 	test_wait_gone();
 	return test_finish("test-unload");
