@@ -15,6 +15,7 @@
 
 #include "bench.h"
 #include "commands.h"
+#include "display.h"
 #include "fbclass.h"
 #include "fbinfo_ioctl.h"
 #include "nodemgr.h"
@@ -156,12 +157,51 @@ static const char *device_id(const struct fb_device *dev, const char *devdir,
 	return buf;
 }
 
+/* The connected connectors of a DRM framebuffer's card, each with the
+ * name in its EDID when the EDID is trusted (an untrusted one names
+ * nothing that a rule could act on).  Arrays point into drm.  0 or
+ * -ENOMEM. */
+static int connected_of(const struct drm_card *card, const char ***names,
+			const char ***monitors, size_t *n)
+{
+	size_t cap = card ? card->n_connectors : 0;
+
+	*n = 0;
+	*names = calloc(cap + 1, sizeof(**names));
+	*monitors = calloc(cap + 1, sizeof(**monitors));
+	if (!*names || !*monitors)
+		return -ENOMEM;
+	for (size_t i = 0; i < cap; i++) {
+		const struct drm_connector *c = &card->connectors[i];
+
+		if (c->status != DRM_STATUS_CONNECTED)
+			continue;
+		(*names)[*n] = c->name;
+		(*monitors)[*n] =
+			c->edid_len && !c->edid_info.problems && c->edid_info.name[0]
+				? c->edid_info.name
+				: NULL;
+		(*n)++;
+	}
+	return 0;
+}
+
+static void inputs_free(struct node_input *in, size_t n)
+{
+	for (size_t i = 0; in && i < n; i++) {
+		free((void *)in[i].connectors);
+		free((void *)in[i].monitors);
+	}
+	free(in);
+}
+
 static int plan_devices(const struct fb_device_list *list, const struct fb_rules *rules,
 			const struct nodemgr_opts *o, struct node_plan *plan)
 {
 	struct node_input *in = calloc(list->n ? list->n : 1, sizeof(*in));
 	char(*ids)[sizeof(((struct fb_fix_screeninfo *)0)->id) + 1];
 	struct node_owner defaults;
+	struct drm_list drm = {};
 	int r;
 
 	ids = calloc(list->n ? list->n : 1, sizeof(*ids));
@@ -170,16 +210,35 @@ static int plan_devices(const struct fb_device_list *list, const struct fb_rules
 		free(ids);
 		return -ENOMEM;
 	}
+	/* the connectors, for fb/by-connector and the rules that name them */
+	r = drm_scan(&drm);
+	if (r == -ENOMEM)
+		goto finish;
+	if (r < 0)
+		log_warn_errno(r,
+			       "cannot scan /sys/class/drm: %m; no fb/by-connector links");
 	node_owner_defaults(&defaults);
 	for (size_t i = 0; i < list->n; i++) {
-		in[i].dev = &list->devices[i];
+		const struct fb_device *dev = &list->devices[i];
+		const struct drm_card *card = drm_card_of_fb(&drm, dev);
+		const char **names, **monitors;
+
+		in[i].dev = dev;
 		/* --dry-run makes not even a private temporary node. */
-		in[i].id = device_id(&list->devices[i], o->devdir, !o->dry_run, ids[i],
-				     sizeof(ids[i]));
+		in[i].id = device_id(dev, o->devdir, !o->dry_run, ids[i], sizeof(ids[i]));
+		if (fb_kind_of(dev, in[i].id, card) != FB_KIND_DRM)
+			card = NULL;
+		r = connected_of(card, &names, &monitors, &in[i].n_connectors);
+		in[i].connectors = names;
+		in[i].monitors = monitors;
+		if (r < 0)
+			goto finish;
 	}
 	r = node_plan(in, list->n, rules, &defaults, plan);
-	free(in);
+finish:
+	inputs_free(in, list->n);
 	free(ids);
+	drm_list_free(&drm);
 	return r;
 }
 

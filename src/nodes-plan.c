@@ -102,7 +102,8 @@ const struct node_link *node_plan_find_link(const struct node_plan *plan, const 
 	return find_link(plan, path);
 }
 
-/* Add a link; on a collision the lowest minor keeps it. */
+/* Add a link; on a collision the lowest minor keeps it.  Two devices
+ * with one path id are worth a warning: only one gets its by-path link. */
 static int plan_add_link(struct node_plan *plan, const char *path, const char *node,
 			 unsigned minor)
 {
@@ -110,6 +111,9 @@ static int plan_add_link(struct node_plan *plan, const char *path, const char *n
 	unsigned depth = 0;
 	size_t n = 0;
 
+	if (l && strncmp(path, "fb/by-path/", 11) == 0 && strcmp(l->node, node) != 0)
+		WRN("%s and %s share the path id %s: only %s gets %s", l->node, node,
+		    path + 11, l->minor <= minor ? l->node : node, path);
 	if (l && l->minor <= minor)
 		return 0;
 	if (!l) {
@@ -179,7 +183,16 @@ static int plan_device(const struct node_input *in, const struct fb_rules *rules
 		WRN("%s: unsafe device name \"%s\": no node made", dev->name, name);
 		return 0;
 	}
-	rule = fb_rules_match(rules, dev->name, nearest_driver(dev), dev->path_id, in->id);
+	rule = fb_rules_match(rules, &(struct fb_rule_subject){
+					     .name = dev->name,
+					     .driver = nearest_driver(dev),
+					     .path_id = dev->path_id,
+					     .id = in->id,
+					     .connectors = in->connectors,
+					     .n_connectors = in->n_connectors,
+					     .monitors = in->monitors,
+					     .n_monitors = in->n_connectors,
+				     });
 	if (rule && rule->ignore) {
 		snprintf(plan->kept[plan->n_kept++], NODE_NAME_MAX, "%s", name);
 		return 0;
@@ -192,6 +205,10 @@ static int plan_device(const struct node_input *in, const struct fb_rules *rules
 	if (r < 0)
 		return r;
 	r = plan_add_generated(plan, "fb/by-name", in->id, name, minor);
+	/* DRM's fbdev emulation shows on every connected connector */
+	for (size_t j = 0; r == 0 && j < in->n_connectors; j++)
+		r = plan_add_generated(plan, "fb/by-connector", in->connectors[j], name,
+				       minor);
 	for (size_t j = 0; r == 0 && rule && j < rule->n_links; j++)
 		r = plan_add_link(plan, rule->links[j], name, minor);
 	return r;

@@ -23,7 +23,8 @@
 #include "nodes.h"
 #include "strutil.h"
 
-static const char *const generated_dirs[] = { "fb/by-path", "fb/by-name" };
+static const char *const generated_dirs[] = { "fb/by-path", "fb/by-name",
+					      "fb/by-connector" };
 
 /* ---- apply ---- */
 

@@ -65,6 +65,12 @@ struct node_plan {
 struct node_input {
 	const struct fb_device *dev;
 	const char *id;
+	/* The connected connectors of its DRM card ("card0-Virtual-1"), each
+	 * with its monitor's name (a trusted EDID's, else NULL): the
+	 * fb/by-connector links, and the rules' connector= and monitor=. */
+	const char *const *connectors;
+	const char *const *monitors;
+	size_t n_connectors;
 };
 
 /*

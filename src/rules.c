@@ -26,6 +26,8 @@ static void rule_free(struct fb_rule *rule)
 	free(rule->match_driver);
 	free(rule->match_path);
 	free(rule->match_id);
+	free(rule->match_connector);
+	free(rule->match_monitor);
 	free(rule->user);
 	free(rule->group);
 	for (size_t i = 0; i < rule->n_links; i++)
@@ -345,11 +347,23 @@ static int add_link(struct fb_rule *rule, char *value, char *why, size_t whylen)
 	return 0;
 }
 
-enum { KEY_NAME, KEY_DRIVER, KEY_PATH, KEY_ID, KEY_OWNER, KEY_GROUP, KEY_MODE, KEY_LINK };
+enum {
+	KEY_NAME,
+	KEY_DRIVER,
+	KEY_PATH,
+	KEY_ID,
+	KEY_CONNECTOR,
+	KEY_MONITOR,
+	KEY_OWNER,
+	KEY_GROUP,
+	KEY_MODE,
+	KEY_LINK
+};
 static const char *const rule_keys[] = {
-	[KEY_NAME] = "name", [KEY_DRIVER] = "driver", [KEY_PATH] = "path",
-	[KEY_ID] = "id",     [KEY_OWNER] = "owner",   [KEY_GROUP] = "group",
-	[KEY_MODE] = "mode", [KEY_LINK] = "link",
+	[KEY_NAME] = "name",   [KEY_DRIVER] = "driver",	      [KEY_PATH] = "path",
+	[KEY_ID] = "id",       [KEY_CONNECTOR] = "connector", [KEY_MONITOR] = "monitor",
+	[KEY_OWNER] = "owner", [KEY_GROUP] = "group",	      [KEY_MODE] = "mode",
+	[KEY_LINK] = "link",
 };
 
 /* One word of a line into rule: "ignore", or KEY=VALUE (value is taken
@@ -382,6 +396,10 @@ static int parse_word(struct fb_rule *rule, const char *key, char *value, char *
 		return set_string(&rule->match_path, key, value, why, whylen);
 	case KEY_ID:
 		return set_string(&rule->match_id, key, value, why, whylen);
+	case KEY_CONNECTOR:
+		return set_string(&rule->match_connector, key, value, why, whylen);
+	case KEY_MONITOR:
+		return set_string(&rule->match_monitor, key, value, why, whylen);
 	case KEY_OWNER:
 		return set_owner(rule, value, why, whylen);
 	case KEY_GROUP:
@@ -399,8 +417,8 @@ static const char *rule_problem(const struct fb_rule *rule)
 	bool acts = rule->has_owner || rule->has_group || rule->has_mode || rule->n_links;
 
 	if (!rule->match_name && !rule->match_driver && !rule->match_path &&
-	    !rule->match_id)
-		return "rule has no match (name=, driver=, path= or id=)";
+	    !rule->match_id && !rule->match_connector && !rule->match_monitor)
+		return "rule has no match (name=, driver=, path=, id=, connector= or monitor=)";
 	if (rule->ignore && acts)
 		return "\"ignore\" cannot be combined with other actions";
 	if (!rule->ignore && !acts)
@@ -567,19 +585,32 @@ static bool glob_matches(const char *pattern, const char *s)
 	return fnmatch(pattern, s, 0) == 0;
 }
 
-const struct fb_rule *fb_rules_match(const struct fb_rules *r, const char *name,
-				     const char *driver, const char *path_id,
-				     const char *id)
+/* A pattern of a list (connectors, monitors): one of them matches. */
+static bool glob_matches_any(const char *pattern, const char *const *v, size_t n)
+{
+	if (!pattern)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] && fnmatch(pattern, v[i], 0) == 0)
+			return true;
+	return false;
+}
+
+const struct fb_rule *fb_rules_match(const struct fb_rules *r,
+				     const struct fb_rule_subject *s)
 {
 	if (!r)
 		return NULL;
 	for (size_t i = 0; i < r->n; i++) {
 		const struct fb_rule *rule = &r->rules[i];
 
-		if (glob_matches(rule->match_name, name) &&
-		    glob_matches(rule->match_driver, driver) &&
-		    glob_matches(rule->match_path, path_id) &&
-		    glob_matches(rule->match_id, id))
+		if (glob_matches(rule->match_name, s->name) &&
+		    glob_matches(rule->match_driver, s->driver) &&
+		    glob_matches(rule->match_path, s->path_id) &&
+		    glob_matches(rule->match_id, s->id) &&
+		    glob_matches_any(rule->match_connector, s->connectors,
+				     s->n_connectors) &&
+		    glob_matches_any(rule->match_monitor, s->monitors, s->n_monitors))
 			return rule;
 	}
 	return NULL;

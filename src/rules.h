@@ -20,6 +20,8 @@ struct fb_rule {
 	char *match_driver;
 	char *match_path;
 	char *match_id;
+	char *match_connector; /* one of the connected connectors: "card0-HDMI-A-1" */
+	char *match_monitor; /* the name in one of their EDIDs (a trusted one) */
 	bool ignore;
 	bool has_owner, has_group, has_mode;
 	uid_t uid;
@@ -48,11 +50,21 @@ int fb_rules_parse_string(const char *text, const char *file, struct fb_rules *r
 int fb_rules_load(const char *path, bool missing_ok, struct fb_rules *r);
 void fb_rules_free(struct fb_rules *r);
 
+/* What a rule matches against: one framebuffer, and the connected
+ * connectors of its card with their monitors. */
+struct fb_rule_subject {
+	const char *name, *driver, *path_id, *id;
+	const char *const *connectors;
+	size_t n_connectors;
+	const char *const *monitors; /* names of trusted EDIDs only */
+	size_t n_monitors;
+};
+
 /* The first rule matching; NULL when none does.  Any of the strings may be
- * NULL: a rule that matches on a NULL field does not match. */
-const struct fb_rule *fb_rules_match(const struct fb_rules *r, const char *name,
-				     const char *driver, const char *path_id,
-				     const char *id);
+ * NULL: a rule that matches on a NULL field does not match, and a rule on
+ * connectors or monitors matches when one of them does. */
+const struct fb_rule *fb_rules_match(const struct fb_rules *r,
+				     const struct fb_rule_subject *s);
 
 /* Validate one rule link ("display/main").  NULL when fine, else a static
  * reason ("must be relative"). */

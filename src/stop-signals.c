@@ -28,8 +28,12 @@ void fb_stop_signals_catch(void)
 	fb_stop_signal = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++) {
 		caught[i] = false;
+		/* nohup's SIGHUP stays ignored.  A shell ignores INT and QUIT
+		 * for a job it starts with &, but only so that the terminal's
+		 * ^C does not reach it: a script's kill -INT must still stop
+		 * bench with the screen put back. */
 		if (sigaction(stop_signals[i], NULL, &saved[i]) < 0 ||
-		    saved[i].sa_handler == SIG_IGN)
+		    (stop_signals[i] == SIGHUP && saved[i].sa_handler == SIG_IGN))
 			continue;
 		caught[i] = sigaction(stop_signals[i], &sa, NULL) == 0;
 	}

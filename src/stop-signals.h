@@ -17,8 +17,8 @@
 /* The signal that arrived, 0 while none did. */
 extern volatile sig_atomic_t fb_stop_signal;
 
-/* Catch them (and clear fb_stop_signal); one ignored on entry (nohup's
- * SIGHUP) stays ignored. */
+/* Catch them (and clear fb_stop_signal); SIGHUP ignored on entry (nohup)
+ * stays ignored. */
 void fb_stop_signals_catch(void);
 /* Put back what was there before. */
 void fb_stop_signals_restore(void);

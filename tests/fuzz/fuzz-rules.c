@@ -17,9 +17,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 	if (fb_rules_parse_string(text, "fuzz.conf", &rules) == 0) {
-		(void)fb_rules_match(&rules, "fb0", "bochs-drm", "pci-0000:00:02.0",
-				     "bochsdrmfb");
-		(void)fb_rules_match(&rules, "fb1", NULL, NULL, NULL);
+		static const char *const conns[] = { "card0-Virtual-1", "card0-DP-1" };
+		static const char *const mons[] = { "QEMU Monitor", NULL };
+		struct fb_rule_subject full = { "fb0",
+						"bochs-drm",
+						"pci-0000:00:02.0",
+						"bochsdrmfb",
+						conns,
+						2,
+						mons,
+						2 };
+		struct fb_rule_subject bare = { .name = "fb1" };
+
+		(void)fb_rules_match(&rules, &full);
+		(void)fb_rules_match(&rules, &bare);
 	}
 	fb_rules_free(&rules);
 	free(text);

@@ -207,8 +207,49 @@ static void test_module_paths(void)
 	ASSERT_TRUE(!fb_module_path_is_display(NULL)); /* built in */
 }
 
+/* fb/by-connector: one link per connected connector of a DRM fb's card;
+ * rules on connector= and monitor=; a shared path id warned about. */
+static void test_connectors(void)
+{
+	static const char *const conns[] = { "card0-Virtual-1", "card0-HDMI-A-1" };
+	static const char *const mons[] = { "QEMU Monitor", NULL };
+	struct node_input in[] = {
+		{ &devs[0], "bochsdrmfb", conns, mons, 2 },
+		{ &devs[2], "bochsdrmfb", conns, mons, 1 },
+	};
+	struct fb_rules rules = {};
+	struct node_plan p;
+	char buf[512] = "";
+	FILE *saved = stderr, *mem = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	ASSERT_INT_EQ(fb_rules_parse_string("monitor=\"QEMU Monitor\" link=display/main\n"
+					    "connector=card0-HDMI-* mode=0600\n",
+					    "c.conf", &rules),
+		      0);
+	if (mem)
+		stderr = mem;
+	ASSERT_INT_EQ(node_plan(in, 2, &rules, &defaults, &p), 0);
+	if (mem) {
+		fclose(mem);
+		stderr = saved;
+	}
+	ASSERT_STR_EQ(target(&p, "fb/by-connector/card0-Virtual-1"), "../../fb0");
+	ASSERT_STR_EQ(target(&p, "fb/by-connector/card0-HDMI-A-1"), "../../fb0");
+	ASSERT_STR_EQ(target(&p, "display/main"), "../fb0");
+	/* fb0's first rule is the monitor's: its mode is the default */
+	ASSERT_INT_EQ(p.nodes[0].own.mode, 0660);
+	/* fb0 and fb2 share pci-0000:00:02.0: said, naming both */
+	ASSERT_TRUE(
+		strstr(buf,
+		       "fb0 and fb2 share the path id pci-0000:00:02.0: only fb0 gets fb/by-path/pci-0000:00:02.0") !=
+		NULL);
+	node_plan_free(&p);
+	fb_rules_free(&rules);
+}
+
 int main(void)
 {
+	test_connectors();
 	test_module_paths();
 	test_defaults();
 	test_rules();

@@ -6,6 +6,57 @@
 #include "test.h"
 #include "rules.h"
 
+/* fb_rules_match for a framebuffer without connectors. */
+static const struct fb_rule *match(const struct fb_rules *r, const char *name,
+				   const char *driver, const char *path_id,
+				   const char *id)
+{
+	return fb_rules_match(r, &(struct fb_rule_subject){ .name = name,
+							    .driver = driver,
+							    .path_id = path_id,
+							    .id = id });
+}
+
+/* connector= and monitor=: one of the connected connectors, one of their
+ * monitors. */
+static void test_display_keys(void)
+{
+	static const char *const conns[] = { "card0-DP-1", "card0-HDMI-A-1" };
+	static const char *const mons[] = { NULL, "DELL U2720Q" };
+	struct fb_rule_subject s = { .name = "fb0",
+				     .connectors = conns,
+				     .n_connectors = 2,
+				     .monitors = mons,
+				     .n_monitors = 2 };
+	struct fb_rules r = {};
+
+	ASSERT_INT_EQ(fb_rules_parse_string("monitor=\"DELL U2720Q\" link=display/main\n"
+					    "connector=card0-DP-* link=display/dp\n"
+					    "connector=card1-* monitor=* mode=0600\n",
+					    "d.conf", &r),
+		      0);
+	ASSERT_INT_EQ(r.n, 3);
+	ASSERT_STR_EQ(r.rules[0].match_monitor, "DELL U2720Q");
+	ASSERT_STR_EQ(r.rules[1].match_connector, "card0-DP-*");
+	ASSERT_TRUE(fb_rules_match(&r, &s) == &r.rules[0]);
+	s.n_monitors = 1; /* the DELL is on HDMI: without it, DP's rule */
+	ASSERT_TRUE(fb_rules_match(&r, &s) == &r.rules[1]);
+	s.n_connectors = 0;
+	s.n_monitors = 0;
+	ASSERT_NULL(fb_rules_match(&r, &s));
+	fb_rules_free(&r);
+	/* a rule on an unknown monitor (NULL: an EDID not trusted) never matches */
+	ASSERT_INT_EQ(fb_rules_parse_string("monitor=* mode=0600\n", "n.conf", &r), 0);
+	s.n_connectors = 1;
+	s.n_monitors = 1;
+	ASSERT_NULL(fb_rules_match(&r, &s));
+	fb_rules_free(&r);
+	ASSERT_INT_EQ(fb_rules_parse_string("connector= mode=0600\n", "e.conf", &r),
+		      -EINVAL);
+	ASSERT_STR_EQ(r.errors[0], "e.conf:1: empty value for \"connector\"");
+	fb_rules_free(&r);
+}
+
 static void test_good(void)
 {
 	static const char text[] =
@@ -50,15 +101,15 @@ static void test_good(void)
 	ASSERT_TRUE(r.rules[4].gid == 44 && r.rules[4].uid == 0);
 
 	/* First match wins; a NULL field never matches a rule on it. */
-	m = fb_rules_match(&r, "fb0", "bochs-drm", "pci-0000:00:02.0", "x");
+	m = match(&r, "fb0", "bochs-drm", "pci-0000:00:02.0", "x");
 	ASSERT_TRUE(m == &r.rules[0]);
-	m = fb_rules_match(&r, "fb1", "bochs-drm", "pci-0000:00:02.0", "x");
+	m = match(&r, "fb1", "bochs-drm", "pci-0000:00:02.0", "x");
 	ASSERT_TRUE(m == &r.rules[1]);
-	m = fb_rules_match(&r, "fb1", NULL, "pci-0000:00:02.0", "VESA VGA");
+	m = match(&r, "fb1", NULL, "pci-0000:00:02.0", "VESA VGA");
 	ASSERT_TRUE(m == &r.rules[2]);
-	m = fb_rules_match(&r, "fb2", NULL, NULL, NULL);
+	m = match(&r, "fb2", NULL, NULL, NULL);
 	ASSERT_TRUE(m == &r.rules[4]);
-	m = fb_rules_match(&r, "gfx", NULL, NULL, NULL);
+	m = match(&r, "gfx", NULL, NULL, NULL);
 	ASSERT_TRUE(m == NULL);
 	fb_rules_free(&r);
 
@@ -112,8 +163,10 @@ static const struct {
 	{ "name=fb0 link=fb", "invalid link \"fb\": is reserved for fbclassctl (fb/...)" },
 	{ "name=fb0 link=fb3",
 	  "invalid link \"fb3\": is reserved for a framebuffer node" },
-	{ "mode=0600", "rule has no match (name=, driver=, path= or id=)" },
-	{ "ignore", "rule has no match (name=, driver=, path= or id=)" },
+	{ "mode=0600",
+	  "rule has no match (name=, driver=, path=, id=, connector= or monitor=)" },
+	{ "ignore",
+	  "rule has no match (name=, driver=, path=, id=, connector= or monitor=)" },
 	{ "name=fb0", "rule has no action (owner=, group=, mode=, link= or ignore)" },
 	{ "name=fb0 ignore mode=0600",
 	  "\"ignore\" cannot be combined with other actions" },
@@ -190,6 +243,7 @@ static void test_link_problem(void)
 
 int main(void)
 {
+	test_display_keys();
 	test_good();
 	test_bad_lines();
 	test_long_line();
