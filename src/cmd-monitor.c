@@ -12,35 +12,30 @@
 
 #include "commands.h"
 #include "daemon.h"
+#include "display.h"
 #include "fbclass.h"
 #include "fbinfo_ioctl.h"
+#include "json-util.h"
 #include "log.h"
 #include "macro.h"
 #include "uevent-monitor.h"
 
 struct monitor_line {
-	const char *action, *name;
+	const char *action, *name, *subsystem;
 	unsigned long long seqnum;
 	char devnum[24], driver[64], format[64];
 	unsigned xres, yres;
-	bool present;
+	bool present, hotplug;
+	/* drm: the card's status and connected connectors, read now */
+	const char *status;
+	char connected[256];
 };
 
-/* Read the device now: the event may be stale, or the device gone. */
-static void monitor_describe(const struct fb_monitor_event *ev, struct monitor_line *l)
+static void describe_fb(const struct fb_monitor_event *ev, struct monitor_line *l)
 {
 	struct fb_device fb = {};
 	struct fb_hwinfo hw;
-	dev_t devnum = ev->devnum;
 
-	*l = (struct monitor_line){
-		.action = ev->action,
-		.name = ev->sysname,
-		.seqnum = ev->seqnum,
-	};
-	if (major(devnum))
-		snprintf(l->devnum, sizeof(l->devnum), "%u:%u", major(devnum),
-			 minor(devnum));
 	if (fb_device_scan_one(ev->syspath, FB_SCAN_NODE, &fb) < 0)
 		return;
 	l->present = true;
@@ -58,44 +53,122 @@ static void monitor_describe(const struct fb_monitor_event *ev, struct monitor_l
 	fb_device_free(&fb);
 }
 
+/* A card's event: its connectors as sysfs shows them now. */
+static void describe_card(const struct fb_monitor_event *ev, struct monitor_line *l,
+			  struct drm_list *drm)
+{
+	const struct drm_card *card = NULL;
+	size_t n = 0;
+
+	drm_list_free(drm);
+	if (drm_scan(drm) < 0)
+		return;
+	for (size_t i = 0; i < drm->n && !card; i++)
+		if (strcmp(drm->cards[i].name, ev->sysname) == 0)
+			card = &drm->cards[i];
+	if (!card)
+		return;
+	l->present = true;
+	if (card->n_parents && card->parents[0].driver)
+		snprintf(l->driver, sizeof(l->driver), "%s", card->parents[0].driver);
+	l->status = drm_card_status(card);
+	for (size_t i = 0; i < card->n_connectors; i++)
+		if (card->connectors[i].status == DRM_STATUS_CONNECTED)
+			n += (size_t)snprintf(l->connected + n,
+					      n < sizeof(l->connected)
+						      ? sizeof(l->connected) - n
+						      : 0,
+					      "%s%s", n ? "," : "",
+					      card->connectors[i].name);
+}
+
+/* Read the device now: the event may be stale, or the device gone. */
+static void monitor_describe(const struct fb_monitor_event *ev, struct monitor_line *l,
+			     struct drm_list *drm)
+{
+	dev_t devnum = ev->devnum;
+
+	*l = (struct monitor_line){
+		.action = ev->action,
+		.name = ev->sysname,
+		.subsystem = ev->subsystem,
+		.seqnum = ev->seqnum,
+		.hotplug = ev->hotplug,
+	};
+	if (major(devnum))
+		snprintf(l->devnum, sizeof(l->devnum), "%u:%u", major(devnum),
+			 minor(devnum));
+	if (streq_ptr(ev->subsystem, "drm"))
+		describe_card(ev, l, drm);
+	else
+		describe_fb(ev, l);
+}
+
 static const char *or_dash(const char *s)
 {
 	return s && *s ? s : "-";
 }
 
-static void monitor_print(const struct monitor_line *l, bool json)
+static void print_text(const struct monitor_line *l)
 {
-	if (!json) {
-		printf("%s %s %s %s %s", or_dash(l->action), or_dash(l->name),
-		       or_dash(l->devnum), or_dash(l->driver), or_dash(l->format));
-		if (l->xres)
-			printf(" %ux%u", l->xres, l->yres);
-		printf("\n");
-	} else {
-		struct json_object *o = json_object_new_object();
+	bool drm = streq_ptr(l->subsystem, "drm");
 
-		json_object_object_add(o, "seqnum", json_object_new_uint64(l->seqnum));
-		json_object_object_add(o, "action",
-				       json_object_new_string(or_dash(l->action)));
-		json_object_object_add(o, "name",
-				       json_object_new_string(or_dash(l->name)));
-		json_object_object_add(o, "devnum",
-				       *l->devnum ? json_object_new_string(l->devnum)
-						  : NULL);
-		json_object_object_add(o, "present", json_object_new_boolean(l->present));
-		json_object_object_add(o, "driver",
-				       *l->driver ? json_object_new_string(l->driver)
-						  : NULL);
-		json_object_object_add(o, "format",
-				       *l->format ? json_object_new_string(l->format)
-						  : NULL);
+	printf("%s %s %s %s", or_dash(l->action), or_dash(l->name), or_dash(l->devnum),
+	       or_dash(l->driver));
+	if (drm) {
+		printf(" %s %s%s\n", or_dash(l->status), or_dash(l->connected),
+		       l->hotplug ? " HOTPLUG" : "");
+		return;
+	}
+	printf(" %s", or_dash(l->format));
+	if (l->xres)
+		printf(" %ux%u", l->xres, l->yres);
+	printf("\n");
+}
+
+static void print_json(const struct monitor_line *l)
+{
+	struct json_object *o = json_object_new_object();
+	bool drm = streq_ptr(l->subsystem, "drm");
+
+	json_add_uint(o, "seqnum", l->seqnum);
+	json_add_string(o, "subsystem", l->subsystem);
+	json_add_string(o, "action", or_dash(l->action));
+	json_add_string(o, "name", or_dash(l->name));
+	json_add_string(o, "maj:min", *l->devnum ? l->devnum : NULL);
+	json_add_bool(o, "present", l->present);
+	json_add_string(o, "driver", *l->driver ? l->driver : NULL);
+	if (drm) {
+		struct json_object *a = json_object_new_array();
+
+		for (const char *p = l->connected; *p;) {
+			size_t n = strcspn(p, ",");
+			char name[128];
+
+			snprintf(name, sizeof(name), "%.*s", (int)n, p);
+			json_object_array_add(a, json_string_safe(name));
+			p += n + (p[n] == ',');
+		}
+		json_add_bool(o, "hotplug", l->hotplug);
+		json_add_string(o, "status", l->status);
+		json_object_object_add(o, "connected", a);
+	} else {
+		json_add_string(o, "format", *l->format ? l->format : NULL);
 		json_object_object_add(o, "xres",
 				       l->xres ? json_object_new_int64(l->xres) : NULL);
 		json_object_object_add(o, "yres",
 				       l->xres ? json_object_new_int64(l->yres) : NULL);
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
-		json_object_put(o);
 	}
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	json_object_put(o);
+}
+
+static void monitor_print(const struct monitor_line *l, bool json)
+{
+	if (json)
+		print_json(l);
+	else
+		print_text(l);
 	fflush(stdout);
 }
 
@@ -103,32 +176,69 @@ static void monitor_help(void)
 {
 	printf("Usage: fbclassctl monitor [options]\n"
 	       "\n"
-	       "Print graphics uevents from the kernel as they come, like\n"
-	       "udevadm monitor --kernel --subsystem-match=graphics.  Each line:\n"
-	       "ACTION NAME MAJ:MIN DRIVER FORMAT [XRESxYRES], read when the event\n"
-	       "arrives; \"-\" where the device is gone or has no such value.\n"
-	       "Ctrl-C exits 0.\n"
+	       "Print graphics and DRM uevents from the kernel as they come, like\n"
+	       "udevadm monitor --kernel.  A graphics line: ACTION NAME MAJ:MIN DRIVER\n"
+	       "FORMAT [XRESxYRES]; a DRM card's: ACTION NAME MAJ:MIN DRIVER STATUS\n"
+	       "CONNECTED [HOTPLUG], its connectors read when the event arrives; \"-\"\n"
+	       "where the device is gone or has no such value.  SIGINT, SIGTERM and\n"
+	       "SIGHUP exit 0.\n"
 	       "\n"
 	       "Options:\n"
-	       "  -J, --json   one JSON object per line\n"
-	       "  -h, --help   show this help\n");
+	       "  -s, --subsystem LIST   graphics, drm or both (default graphics,drm)\n"
+	       "  -J, --json             one JSON object per line\n"
+	       "  -h, --help             show this help\n");
+}
+
+/* -s graphics,drm: the subsystems named, each known.  0 or -EINVAL. */
+static int parse_subsystems(const char *arg, const char **v, size_t *n)
+{
+	static const char *const known[] = { "graphics", "drm" };
+
+	*n = 0;
+	for (const char *p = arg; *p;) {
+		size_t len = strcspn(p, ","), k = 0;
+
+		while (k < ARRAY_SIZE(known) &&
+		       (strlen(known[k]) != len || strncmp(known[k], p, len) != 0))
+			k++;
+		if (k == ARRAY_SIZE(known)) {
+			ERR("--subsystem: unknown subsystem \"%.*s\" (graphics or drm)",
+			    (int)len, p);
+			return -EINVAL;
+		}
+		if (*n < ARRAY_SIZE(known))
+			v[(*n)++] = known[k];
+		p += len + (p[len] == ',');
+	}
+	if (!*n) {
+		ERR("--subsystem: no subsystem named");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int do_monitor(int argc, char *argv[])
 {
 	static const struct option options[] = {
+		{ "subsystem", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'J' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	static const int sigs[] = { SIGTERM, SIGINT };
-	static const char *const graphics[] = { "graphics" };
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	const char *subsystems[2] = { "graphics", "drm" };
+	size_t n_subsystems = 2;
 	struct fb_monitor *mon = NULL;
+	struct drm_list drm = {};
 	bool json = false;
 	int c, sfd = -1, ret = FB_EXIT_ERROR;
 
-	while ((c = getopt_long(argc, argv, "Jh", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "s:Jh", options, NULL)) != -1) {
 		switch (c) {
+		case 's':
+			if (parse_subsystems(optarg, subsystems, &n_subsystems) < 0)
+				return fb_usage_error("monitor");
+			break;
 		case 'J':
 			json = true;
 			break;
@@ -144,7 +254,7 @@ static int do_monitor(int argc, char *argv[])
 		return fb_usage_error("monitor");
 	}
 	sfd = fb_signals_open(sigs, ARRAY_SIZE(sigs));
-	if (sfd < 0 || fb_monitor_open(&mon, graphics, ARRAY_SIZE(graphics), 0) < 0)
+	if (sfd < 0 || fb_monitor_open(&mon, subsystems, n_subsystems, 0) < 0)
 		goto finish;
 	for (;;) {
 		struct pollfd p[2] = {
@@ -173,11 +283,12 @@ static int do_monitor(int argc, char *argv[])
 			}
 			if (r < 0)
 				break;
-			monitor_describe(&ev, &l);
+			monitor_describe(&ev, &l, &drm);
 			monitor_print(&l, json);
 		}
 	}
 finish:
+	drm_list_free(&drm);
 	fb_monitor_free(mon);
 	if (sfd >= 0)
 		close(sfd);
@@ -187,5 +298,5 @@ finish:
 const struct fb_cmd fb_cmd_monitor = {
 	.name = "monitor",
 	.cmd = do_monitor,
-	.help = "print graphics uevents as they come",
+	.help = "print graphics and DRM uevents as they come",
 };

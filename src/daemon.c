@@ -173,7 +173,8 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 }
 
 enum fb_daemon_action fb_daemon_classify(const char *subsystem, const char *action,
-					 bool has_devnum, bool load_modules)
+					 const char *sysname, bool has_devnum,
+					 bool load_modules)
 {
 	static const char *const sync_actions[] = { "add",  "change", "remove",
 						    "bind", "unbind", "move" };
@@ -188,6 +189,13 @@ enum fb_daemon_action fb_daemon_classify(const char *subsystem, const char *acti
 				return FB_DAEMON_SYNC;
 		return FB_DAEMON_IGNORE;
 	}
+	if (strcmp(subsystem, "drm") == 0)
+		return has_devnum && sysname && strncmp(sysname, "card", 4) == 0 &&
+				       (strcmp(action, "change") == 0 ||
+					strcmp(action, "add") == 0 ||
+					strcmp(action, "remove") == 0)
+			       ? FB_DAEMON_DISPLAY
+			       : FB_DAEMON_IGNORE;
 	if (load_modules && strcmp(action, "add") == 0 &&
 	    (strcmp(subsystem, "pci") == 0 || strcmp(subsystem, "platform") == 0 ||
 	     strcmp(subsystem, "usb") == 0))
@@ -229,15 +237,17 @@ struct daemon {
 	size_t n_dirty;
 	struct nodemgr_cache cache; /* the last full scan's plan, for change events */
 	bool resync; /* events were lost, or too many devices: full coldplug */
+	bool relink; /* a DRM card changed: plan and apply every link again */
 };
 
-/* The kernel monitor of graphics events, and of the buses whose devices
- * may want a display driver loaded. */
+/* The kernel monitor of graphics and drm events, and of the buses whose
+ * devices may want a display driver loaded. */
 static int monitor_open(struct fb_monitor **monp, bool buses, unsigned buffer_size)
 {
-	static const char *const subsystems[] = { "graphics", "pci", "platform", "usb" };
+	static const char *const subsystems[] = { "graphics", "drm", "pci", "platform",
+						  "usb" };
 
-	return fb_monitor_open(monp, subsystems, buses ? ARRAY_SIZE(subsystems) : 1,
+	return fb_monitor_open(monp, subsystems, buses ? ARRAY_SIZE(subsystems) : 2,
 			       buffer_size);
 }
 
@@ -253,6 +263,20 @@ static void daemon_coldplug(struct daemon *d, const char *when)
 			r,
 			"coldplug %s incomplete: %m; still listening (the next event or SIGHUP tries again)",
 			when);
+}
+
+/* A card's connectors changed: every framebuffer's links again (plan,
+ * apply, prune), without loading drivers or validating. */
+static void relink(struct daemon *d)
+{
+	struct nodemgr_opts o = d->o->nm;
+	int r;
+
+	o.load_modules = false;
+	o.validate = NULL;
+	r = nodemgr_coldplug(&o, d->rules, &d->cache, NULL);
+	if (r < 0)
+		log_errno(r, "links after a display change incomplete: %m");
 }
 
 /* A change of a device already planned for can be checked against the
@@ -286,7 +310,7 @@ static void handle_device(struct daemon *d, const struct fb_monitor_event *ev)
 		DBG("SEQNUM %llu after %llu: %llu events not for us or lost", seq,
 		    d->last_seqnum, seq - d->last_seqnum - 1);
 	d->last_seqnum = seq;
-	switch (fb_daemon_classify(subsystem, action, major(ev->devnum) != 0,
+	switch (fb_daemon_classify(subsystem, action, name, major(ev->devnum) != 0,
 				   d->o->nm.load_modules)) {
 	case FB_DAEMON_SYNC:
 		DBG("%s: %s event (SEQNUM %llu)", name, action, seq);
@@ -294,6 +318,11 @@ static void handle_device(struct daemon *d, const struct fb_monitor_event *ev)
 		break;
 	case FB_DAEMON_LOAD:
 		fb_modules_load_for_device(ev->syspath, &n);
+		break;
+	case FB_DAEMON_DISPLAY:
+		DBG("%s: %s event (SEQNUM %llu): the connectors may have changed", name,
+		    action, seq);
+		d->relink = true;
 		break;
 	case FB_DAEMON_IGNORE:
 		break;
@@ -343,7 +372,10 @@ static bool drain_events(struct daemon *d)
 		daemon_coldplug(d, "after lost events");
 	else
 		sync_dirty(d);
+	if (d->relink && !d->resync)
+		relink(d);
 	d->resync = false;
+	d->relink = false;
 	d->n_dirty = 0;
 	return changes_only;
 }

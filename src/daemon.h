@@ -67,9 +67,14 @@ enum fb_daemon_action {
 	FB_DAEMON_IGNORE,
 	FB_DAEMON_SYNC, /* re-read that graphics device and fix its node */
 	FB_DAEMON_LOAD, /* a bus device appeared: maybe load its display driver */
+	FB_DAEMON_DISPLAY, /* a DRM card changed (a monitor plugged or pulled):
+			    * the by-connector links follow */
 };
 
 /* What an event asks for.  has_devnum: the event carries MAJOR/MINOR
- * (fbcon does not). */
+ * (fbcon does not).  A card's change comes with HOTPLUG=1 when a connector
+ * was probed, and without it from "echo change > .../uevent": either
+ * refreshes the links. */
 enum fb_daemon_action fb_daemon_classify(const char *subsystem, const char *action,
-					 bool has_devnum, bool load_modules);
+					 const char *sysname, bool has_devnum,
+					 bool load_modules);

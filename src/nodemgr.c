@@ -360,7 +360,9 @@ void nodemgr_cache_clear(struct nodemgr_cache *c)
 		free(c->devs[i].fingerprint);
 	}
 	free(c->devs);
-	memset(c, 0, sizeof(*c));
+	c->plan = NULL;
+	c->devs = NULL;
+	c->n = 0;
 }
 
 /* Keep plan (taken over: *plan is left empty) and the fingerprints of
@@ -462,6 +464,10 @@ int nodemgr_coldplug(const struct nodemgr_opts *o, const struct fb_rules *rules,
 		ret = nodes_missing(o, &run, &created);
 	if (ret < 0)
 		goto finish;
+	if (keep)
+		handoff_check_memory(&keep->drivers, &run.list, o->devdir);
+	else
+		handoff_check_links(run.dfd, o->devdir, &run.list, &run.plan);
 	/* Every entry is tried; the first error is the result. */
 	ret = node_apply(run.dfd, o->devdir, &run.plan, node_flags(o));
 	r = node_prune(run.dfd, o->devdir, &run.plan, node_flags(o));
@@ -696,6 +702,8 @@ int nodemgr_event(const struct nodemgr_opts *o, const struct fb_rules *rules,
 		ret = run_open_devdir(o, &run);
 	if (ret < 0)
 		goto finish;
+	if (keep)
+		handoff_check_memory(&keep->drivers, &run.list, o->devdir);
 	dev = find_device(&run.list, name);
 	if (dev && plan_wants(&run.plan, name))
 		ret = event_apply(o, &run, dev);

@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "handoff.h"
+
 struct fb_device;
 struct fb_device_list;
 struct fb_rules;
@@ -158,7 +160,11 @@ struct nodemgr_cache {
 		char *fingerprint;
 	} * devs;
 	size_t n;
+	/* The driver each name last had, kept across clears: a remove and
+	 * an add with another driver is a handoff (src/handoff.h). */
+	struct handoff_memory drivers;
 };
+/* Forget the plan and the fingerprints (not the drivers). */
 void nodemgr_cache_clear(struct nodemgr_cache *c);
 
 /*

@@ -194,6 +194,7 @@ static int receive_one(struct fb_monitor *m, struct fb_monitor_event *ev)
 	};
 	if (env.seqnum)
 		parse_decimal(env.seqnum, ~0ull, &ev->seqnum);
+	ev->hotplug = env.hotplug && strcmp(env.hotplug, "1") == 0;
 	if (env.major && env.minor)
 		ev->devnum = makedev(number_or_zero(env.major, 4095),
 				     number_or_zero(env.minor, 1048575));

@@ -26,6 +26,7 @@ struct fb_monitor_event {
 		*syspath; /* valid until the next receive */
 	unsigned long long seqnum;
 	dev_t devnum; /* 0 when the event has no MAJOR/MINOR */
+	bool hotplug; /* HOTPLUG=1: DRM probed a card's connectors */
 };
 
 /* Listen to kernel uevents of the given subsystems, with a kernel receive

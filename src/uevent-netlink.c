@@ -44,6 +44,7 @@ int fb_uevent_env_from_netlink(const char *buf, size_t len, struct fb_uevent_env
 		{ "MINOR", offsetof(struct fb_uevent_env, minor) },
 		{ "DEVNAME", offsetof(struct fb_uevent_env, devname) },
 		{ "SEQNUM", offsetof(struct fb_uevent_env, seqnum) },
+		{ "HOTPLUG", offsetof(struct fb_uevent_env, hotplug) },
 	};
 	const char *header, *at, *p, *end = buf + len;
 

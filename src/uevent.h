@@ -18,6 +18,7 @@
 
 struct fb_uevent_env {
 	const char *action, *devpath, *subsystem, *major, *minor, *devname, *seqnum;
+	const char *hotplug; /* drm: "1" when a connector was probed */
 };
 
 enum fb_uevent_action {

@@ -138,25 +138,45 @@ static void test_classify(void)
 					    "bind", "unbind", "move" };
 
 	for (size_t i = 0; i < sizeof(sync) / sizeof(sync[0]); i++) {
-		ASSERT_INT_EQ(fb_daemon_classify("graphics", sync[i], true, false),
+		ASSERT_INT_EQ(fb_daemon_classify("graphics", sync[i], "fb0", true, false),
 			      FB_DAEMON_SYNC);
-		ASSERT_INT_EQ(fb_daemon_classify("graphics", sync[i], true, true),
+		ASSERT_INT_EQ(fb_daemon_classify("graphics", sync[i], "fb0", true, true),
 			      FB_DAEMON_SYNC);
 		/* fbcon: no node, nothing to do */
-		ASSERT_INT_EQ(fb_daemon_classify("graphics", sync[i], false, true),
+		ASSERT_INT_EQ(fb_daemon_classify("graphics", sync[i], "fb0", false, true),
 			      FB_DAEMON_IGNORE);
 	}
-	ASSERT_INT_EQ(fb_daemon_classify("graphics", "online", true, false),
+	ASSERT_INT_EQ(fb_daemon_classify("graphics", "online", "fb0", true, false),
 		      FB_DAEMON_IGNORE);
-	ASSERT_INT_EQ(fb_daemon_classify("graphics", "bogus", true, false),
+	ASSERT_INT_EQ(fb_daemon_classify("graphics", "bogus", "fb0", true, false),
 		      FB_DAEMON_IGNORE);
-	ASSERT_INT_EQ(fb_daemon_classify("graphics", NULL, true, false), FB_DAEMON_IGNORE);
-	ASSERT_INT_EQ(fb_daemon_classify(NULL, "add", true, false), FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("graphics", NULL, "fb0", true, false),
+		      FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify(NULL, "add", "fb0", true, false),
+		      FB_DAEMON_IGNORE);
 	/* bus devices: only add, only with --load-modules */
-	ASSERT_INT_EQ(fb_daemon_classify("pci", "add", false, true), FB_DAEMON_LOAD);
-	ASSERT_INT_EQ(fb_daemon_classify("platform", "add", false, true), FB_DAEMON_LOAD);
-	ASSERT_INT_EQ(fb_daemon_classify("usb", "add", false, true), FB_DAEMON_LOAD);
-	ASSERT_INT_EQ(fb_daemon_classify("pci", "add", false, false), FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("pci", "add", "0000:00:02.0", false, true),
+		      FB_DAEMON_LOAD);
+	ASSERT_INT_EQ(fb_daemon_classify("platform", "add", "0000:00:02.0", false, true),
+		      FB_DAEMON_LOAD);
+	ASSERT_INT_EQ(fb_daemon_classify("usb", "add", "0000:00:02.0", false, true),
+		      FB_DAEMON_LOAD);
+	/* a card's change (a monitor plugged, or echo change > uevent), not
+	 * its render node's, nor a connector without a device number */
+	ASSERT_INT_EQ(fb_daemon_classify("drm", "change", "card0", true, false),
+		      FB_DAEMON_DISPLAY);
+	ASSERT_INT_EQ(fb_daemon_classify("drm", "add", "card1", true, false),
+		      FB_DAEMON_DISPLAY);
+	ASSERT_INT_EQ(fb_daemon_classify("drm", "change", "renderD128", true, false),
+		      FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("drm", "change", "card0-Virtual-1", false, false),
+		      FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("drm", "bind", "card0", true, false),
+		      FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("drm", "change", NULL, true, false),
+		      FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("pci", "add", "0000:00:02.0", false, false),
+		      FB_DAEMON_IGNORE);
 	ASSERT_INT_EQ(fb_daemon_classify("pci", "bind", false, true), FB_DAEMON_IGNORE);
 	ASSERT_INT_EQ(fb_daemon_classify("pci", "remove", false, true), FB_DAEMON_IGNORE);
 	ASSERT_INT_EQ(fb_daemon_classify("block", "add", true, true), FB_DAEMON_IGNORE);
