@@ -13,6 +13,7 @@
 #include "stop-signals.h"
 #include "commands.h"
 #include "fbclass.h"
+#include "json-util.h"
 #include "log.h"
 #include "strutil.h"
 
@@ -201,6 +202,29 @@ static json_object *json_device(const struct fb_bench_dev *dev,
 	return o;
 }
 
+/* A device that could not be benchmarked, in -J: its name and why. */
+static json_object *json_error(const char *name, const char *what, int r)
+{
+	json_object *o = json_object_new_object();
+	char msg[160];
+
+	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(-r));
+	json_add_string(o, "name", name);
+	json_add_string(o, "error", msg);
+	return o;
+}
+
+/* -J with nothing to benchmark: an empty list, and why. */
+static void print_json_empty(const char *why)
+{
+	json_object *root = json_object_new_object();
+
+	json_object_object_add(root, "framebuffers", json_object_new_array());
+	json_add_string(root, "error", why);
+	json_print(root);
+	json_object_put(root);
+}
+
 /* "a,b,c" → NULL-terminated array pointing into the (modified) string. */
 static char **split_list(char *s)
 {
@@ -318,12 +342,16 @@ static void bench_one(const struct bench_cli *cli, const struct fb_device *targe
 		      json_object *fbs, struct bench_outcome *out)
 {
 	struct fb_bench_snaps *shown = cli->snap_dir ? snaps : NULL;
+	const char *why = NULL;
 	struct fb_bench_dev dev;
 	struct fb_bench_mapping m;
 	int r = fb_bench_device_open(target, cli->devdir, &dev, &m);
 
 	if (r < 0) {
 		out->error = true;
+		if (cli->json)
+			json_object_array_add(fbs, json_error(target->name,
+							      "cannot open or map it", r));
 		return;
 	}
 	fb_bench_snaps_reset(snaps);
@@ -332,9 +360,11 @@ static void bench_one(const struct bench_cli *cli, const struct fb_device *targe
 	if (r == -ENODEV || rep->device_removed) {
 		ERR("%s: device removed during benchmark", dev.name);
 		out->error = true;
+		why = "device removed during benchmark";
 	} else if (r < 0 && r != -EINTR) {
 		ERR("%s: benchmark failed: %s", dev.name, strerror(-r));
 		out->error = true;
+		why = "benchmark failed";
 	}
 	if (!rep->restored) {
 		ERR("%s: the screen was not restored%s", dev.name,
@@ -346,9 +376,18 @@ static void bench_one(const struct bench_cli *cli, const struct fb_device *targe
 		out->invalid = true;
 	if (snaps->error)
 		out->error = true; /* logged as it happened */
-	if (cli->json)
-		json_object_array_add(fbs, json_device(&dev, rep, shown));
-	else
+	if (cli->json) {
+		json_object *o = json_device(&dev, rep, shown);
+
+		if (why) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "%s: %s", why,
+				 strerror(r < 0 ? -r : ENODEV));
+			json_object_object_add(o, "error", json_string_safe(msg));
+		}
+		json_object_array_add(fbs, o);
+	} else
 		print_table(&dev, &m, rep, cli->opts.quick, shown);
 }
 
@@ -440,6 +479,9 @@ static int bench_main(int argc, char *argv[])
 	if (!n_targets) {
 		if (optind == argc)
 			ERR("no framebuffer to benchmark: /sys/class/graphics has no fbN device");
+		if (cli.json)
+			print_json_empty(optind == argc ? "no framebuffer to benchmark"
+							: "no such framebuffer");
 		goto finish;
 	}
 	if (bench_targets(&cli, targets, n_targets, &snaps, &out) == 0)

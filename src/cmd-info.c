@@ -184,7 +184,7 @@ static void info_human_device(const struct fb_device *d)
 	kv("devnum", "%u:%u", major(d->devnum), minor(d->devnum));
 	kv("devname", "%s", d->devname);
 	kv("syspath", "%s", d->syspath);
-	kv("path_id", "%s", d->path_id ? d->path_id : "");
+	kv("path", "%s", d->path_id ? d->path_id : "");
 
 	printf("  sysfs:\n");
 	for (size_t i = 0; i < d->n_attrs; i++)
@@ -552,7 +552,7 @@ static struct json_object *info_json(const struct fb_view *v)
 	json_add_string(o, "maj:min", devnum);
 	json_add_string(o, "devname", d->devname);
 	json_add_string(o, "syspath", d->syspath);
-	json_add_string(o, "path_id", d->path_id);
+	json_add_string(o, "path", d->path_id);
 	for (size_t i = 0; i < d->n_attrs; i++)
 		json_add_string(sysfs, d->attrs[i].name, d->attrs[i].value);
 	json_object_object_add(o, "sysfs", sysfs);
@@ -576,9 +576,18 @@ static struct json_object *info_json(const struct fb_view *v)
 		json_object_object_add(o, "fix", json_fix(v));
 		json_object_object_add(o, "decoded", json_decoded(v));
 	} else {
-		json_object_object_add(o, "var", NULL);
-		json_object_object_add(o, "fix", NULL);
-		json_object_object_add(o, "decoded", NULL);
+		/* what could not be read says why, as everywhere in -J */
+		char why[160];
+		static const char *const parts[] = { "var", "fix", "decoded" };
+
+		snprintf(why, sizeof(why), "cannot query the hardware: %s",
+			 strerror(-v->hw.error));
+		for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+			struct json_object *e = json_object_new_object();
+
+			json_add_string(e, "error", why);
+			json_object_object_add(o, parts[i], e);
+		}
 	}
 	json_object_object_add(o, "display", json_display(v));
 	json_object_object_add(o, "node", json_node(v));

@@ -10,7 +10,7 @@ packages="
 	build-essential autoconf automake autoconf-archive libtool pkg-config
 	libudev-dev libkmod-dev libsmartcols-dev libjson-c-dev
 	libpixman-1-dev libpng-dev libsysfs-dev
-	umockdev man-db groff-base bsdextrautils util-linux jq edid-decode
+	umockdev man-db groff-base bsdextrautils util-linux jq python3 python3-jsonschema edid-decode
 	qemu-system-x86 busybox-static cpio kmod fbset
 	clang libclang-rt-14-dev valgrind cppcheck clang-format git
 "

@@ -177,10 +177,14 @@ static void test_classify(void)
 		      FB_DAEMON_IGNORE);
 	ASSERT_INT_EQ(fb_daemon_classify("pci", "add", "0000:00:02.0", false, false),
 		      FB_DAEMON_IGNORE);
-	ASSERT_INT_EQ(fb_daemon_classify("pci", "bind", false, true), FB_DAEMON_IGNORE);
-	ASSERT_INT_EQ(fb_daemon_classify("pci", "remove", false, true), FB_DAEMON_IGNORE);
-	ASSERT_INT_EQ(fb_daemon_classify("block", "add", true, true), FB_DAEMON_IGNORE);
-	ASSERT_INT_EQ(fb_daemon_classify("drm", "add", true, true), FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("pci", "bind", "0000:00:02.0", false, true),
+		      FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("pci", "remove", "0000:00:02.0", false, true),
+		      FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("block", "add", "sda", true, true),
+		      FB_DAEMON_IGNORE);
+	ASSERT_INT_EQ(fb_daemon_classify("drm", "add", "renderD128", true, true),
+		      FB_DAEMON_IGNORE);
 }
 
 int main(void)

@@ -1,0 +1,68 @@
+#!/bin/bash
+# Every command's -J output against its definition in
+# tests/json/fbclassctl.schema.json (the vocabulary fbclassctl(8) writes
+# down under JSON OUTPUT), on the captured and hand-made trees; and the
+# schema rejects what breaks it, so that the check can fail.
+set -u
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+schema=$top_srcdir/tests/json/fbclassctl.schema.json
+validate=$top_srcdir/tests/json/validate.py
+# Debian's python3 with Debian's python3-jsonschema (install-deps.sh)
+py=/usr/bin/python3
+[ -x "$py" ] || skip "/usr/bin/python3 not found (Debian package python3)"
+"$py" -c 'import jsonschema' 2>/dev/null || skip "jsonschema not importable (Debian package python3-jsonschema)"
+UMOCKDEV_RUN=${UMOCKDEV_RUN:-$(command -v umockdev-run)}
+[ -x "$UMOCKDEV_RUN" ] || skip "umockdev-run not found (Debian package umockdev)"
+[ -x "$FBCLASSCTL" ] || skip "$FBCLASSCTL not built"
+case $FBCLASSCTL in /*) ;; *) FBCLASSCTL=$PWD/$FBCLASSCTL ;; esac
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/dev" "$work/proc" "$work/boot"
+echo "quiet" >"$work/proc/cmdline"
+
+# valid CMD FILE DESC
+valid() {
+	if "$py" "$validate" "$schema" "$1" "$2" 2>"$work/why"; then
+		ok "$3"
+	else
+		not_ok "$3"
+		head -n 5 "$work/why" | sed 's/^/#   /'
+	fi
+}
+
+fixtures=("$top_srcdir"/tests/fixtures/captured/*.umockdev "$top_srcdir"/tests/fixtures/handmade/*.umockdev)
+check "there are trees to run on" test "${#fixtures[@]}" -ge 10
+for t in "${fixtures[@]}"; do
+	n=$(basename "$t" .umockdev)
+	um() { "$UMOCKDEV_RUN" -d "$t" -- "$FBCLASSCTL" "$@" >"$work/out" 2>/dev/null; }
+	um list -J -O --dev "$work/dev" --no-temp-node && valid list "$work/out" "$n: list -J -O"
+	um list -J --drm --dev "$work/dev" --no-temp-node && valid list "$work/out" "$n: list -J --drm"
+	um list -J -y -o NAME,MAJ:MIN,SIZE -b --dev "$work/dev" --no-temp-node &&
+		valid list "$work/out" "$n: list -J -y -b"
+	um info -J --dev "$work/dev" --no-temp-node
+	valid info "$work/out" "$n: info -J"
+	um holders -J --dev "$work/dev"
+	valid holders "$work/out" "$n: holders -J"
+	um doctor -J --dev "$work/dev" --proc "$work/proc" --boot "$work/boot"
+	valid doctor "$work/out" "$n: doctor -J"
+	um bench -J -q --dev "$work/dev"
+	valid bench "$work/out" "$n: bench -J (a device it cannot open is an error entry)"
+done
+t=$top_srcdir/tests/fixtures/captured/drm-bochs.umockdev
+if [ -e "$t" ]; then
+	"$UMOCKDEV_RUN" -d "$t" -- "$FBCLASSCTL" holders -J card0 fb0 --dev "$work/dev" >"$work/out" 2>/dev/null
+	valid holders "$work/out" "holders -J card0: the cards array"
+fi
+
+# The schema can fail: documents that break it are rejected.
+printf '{"framebuffers": [{"name": "fb0", "maj:min": "29"}]}\n' >"$work/bad"
+if "$py" "$validate" "$schema" list "$work/bad" 2>/dev/null; then not_ok "a malformed maj:min is rejected"; else ok "a malformed maj:min is rejected"; fi
+printf '{"framebuffers": [{"name": "fb0", "devnum": "29:0"}]}\n' >"$work/bad"
+if "$py" "$validate" "$schema" list "$work/bad" 2>/dev/null; then not_ok "a key outside the vocabulary is rejected"; else ok "a key outside the vocabulary is rejected"; fi
+printf '{"findings": [], "problems": 0, "extra": 1}\n' >"$work/bad"
+if "$py" "$validate" "$schema" doctor "$work/bad" 2>/dev/null; then not_ok "doctor: an unknown member is rejected"; else ok "doctor: an unknown member is rejected"; fi
+printf '{"seqnum": 1, "subsystem": "graphics", "action": "add", "name": "fb0", "devnum": "29:0", "present": true, "driver": null}\n' >"$work/bad"
+if "$py" "$validate" "$schema" monitor "$work/bad" 2>/dev/null; then not_ok "monitor: devnum is not the vocabulary's key"; else ok "monitor: devnum is not the vocabulary's key"; fi
+finish
