@@ -1,7 +1,8 @@
 #!/bin/bash
 # capture.sh [DESTDIR]: boot the capture scenarios (tests/vm/capture/*.sh)
 # and store the sysfs trees of real framebuffers as umockdev fixtures in
-# DESTDIR (default tests/fixtures/captured of the source tree).
+# DESTDIR (default tests/fixtures/captured of the source tree), from
+# Debian 12's 6.1 kernel (VM_KERNELS=6.12: Debian 13's).
 set -eu
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/vm/lib-vm.sh
@@ -9,7 +10,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 dest=${1:-$here/../fixtures/captured}
 command -v qemu-system-x86_64 >/dev/null || { vm_say "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"; exit 77; }
-vm_kernel || exit $?
+capture_kernel=${VM_KERNELS:-6.1}
+vm_kernel "${capture_kernel%%,*}" || exit $?
 VM_ACCEL=$(vm_accel)
 work=$(mktemp -d "${TMPDIR:-/tmp}/fbclassctl-capture.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -38,5 +40,5 @@ for scen in "$here"/capture/*.sh; do
 		vm_say "wrote $old"
 	done
 done
-[ "$fail" -eq 0 ] && echo "captured on $KVER" >&2
+[ "$fail" -eq 0 ] && echo "captured on $KLABEL" >&2
 exit "$fail"
