@@ -157,6 +157,29 @@ hazard no-trigger 6.1.192 vfb-unbind-mapped 0 1 'never reached the trigger' tap_
 hazard timeout-not-hazard 6.1.192 vfb-unbind-mapped 124 1 'timeout after .*, and not by' trigger
 hazard unknown-id 6.1.192 no-such-hazard 0 1 "not in" trigger plan2
 
+# A kernel version the archive does not have: run.sh SKIPs (77) and says
+# which and why, before any boot; under CI=true that is a failure (1).
+# (6.1: the host's own apt, so no network is needed.)
+if command -v qemu-system-x86_64 >/dev/null && [ -x "$FBCLASSCTL" ]; then
+	for ci in "" true; do
+		rc=0
+		CI=$ci VM_KERNELS=6.1 VM_KERNEL_VERSION=6.1.0-0 bash "$here/run.sh" vfb \
+			>"$work/skip.out" 2>&1 </dev/null || rc=$?
+		want=77 said='^SKIP: no kernel for the VM \(6\.1: apt knows no linux-image-amd64=6\.1\.0-0'
+		[ "$ci" = true ] && want=1 said='^FAIL \(CI=true, a skip is a failure\): no kernel for the VM'
+		if [ "$rc" -eq "$want" ] && grep -qE "$said" "$work/skip.out" && ! grep -q 'boot took' "$work/skip.out"; then
+			ok "run.sh with a 6.1 version the archive lacks${ci:+ (CI=true)}: exit $rc, no boot, says why"
+		else
+			not_ok "run.sh with a 6.1 version the archive lacks${ci:+ (CI=true)}: exit $rc (want $want), /$said/:"
+			sed 's/^/#   /' "$work/skip.out"
+		fi
+	done
+elif [ "${CI:-}" = true ]; then
+	not_ok "run.sh with a missing kernel version: qemu or $FBCLASSCTL missing under CI"
+else
+	echo "ok - run.sh with a missing kernel version # SKIP qemu-system-x86_64 or $FBCLASSCTL missing"
+fi
+
 # the guest's awk (busybox, as kernel_check runs it) says what the host's says
 if command -v busybox >/dev/null; then
 	same=1

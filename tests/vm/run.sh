@@ -86,7 +86,7 @@ add_kernel() {
 	grep -v unsandboxed "$work/kernel-$knum.err" | sed 's/^/  /' >&2
 	return "$rc"
 }
-kernel_reason() { grep -v unsandboxed "$work/kernel-$1.err" | tail -n 1 | sed 's/^vm-kernel //'; }
+kernel_reason() { grep -v unsandboxed "$work/kernel-$1.err" | tail -n 1 | sed 's/^vm-kernel \[[^]]*\]: //'; }
 # kernel_of_version VER: the number of a kernel resolved to package version VER
 kernel_of_version() {
 	local f
@@ -144,8 +144,9 @@ if [ "$mode" = hazards ] && [ "${VM_HAZARD_SEEN:-1}" != 0 ]; then
 	done
 fi
 
+noun=${mode%s}
 for s in "${skipped[@]}"; do
-	echo "SKIP: every $mode boot on kernel ${s%%:*}:${s#*:}"
+	echo "SKIP: every $noun on kernel ${s%%:*}:${s#*:}"
 done
 [ "${#jobs_k[@]}" -gt 0 ] || skip "no kernel for the VM (${skipped[*]})"
 
@@ -218,10 +219,10 @@ for i in "${!jobs_k[@]}"; do
 done
 for s in "${notes[@]}"; do echo "$s"; done
 for s in "${skipped[@]}"; do
-	echo "SKIP: every $mode boot on kernel ${s%%:*}:${s#*:}"
+	echo "SKIP: every $noun on kernel ${s%%:*}:${s#*:}"
 done
 # the time per kernel: boots and the sum of their seconds
-cat "$work"/*.time 2>/dev/null | awk '{ t = $NF; $NF = ""; n[$0]++; s[$0] += t }
+cat "$work"/*.time 2>/dev/null | awk '{ t = $NF; sub(/ [^ ]*$/, ""); n[$0]++; s[$0] += t }
 	END { for (k in n) printf "vm: %s: %d boots, %.0f s of boot time\n", k, n[k], s[k] }' |
 	sort >&2
 [ "$jobs" -le "${#jobs_k[@]}" ] || jobs=${#jobs_k[@]}
