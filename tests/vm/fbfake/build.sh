@@ -7,9 +7,11 @@
 # into the VM cache (a private apt state for another suite: ../apt-suite.sh)
 # and unpacked there, never installed.  The module is built with the gcc
 # the headers depend on (the kernel's compiler); when the host has no such
-# gcc (Debian 13's headers need gcc-14, Debian 12 has gcc-12) it is not
-# built.  Cached by kernel version and by the md5 of its source.  Exit 77,
-# with the reason, when it cannot be had.
+# gcc (Debian 13's headers need gcc-14; Debian 12 has gcc-12, which rejects
+# the flags of 6.12's config: "unrecognized command-line option
+# '-fmin-function-alignment=16'") it is not built.  Cached by kernel
+# version and by the md5 of its source.  Exit 77, with the reason, when it
+# cannot be had.
 set -eu
 kver=$1
 suite=${2:-}
