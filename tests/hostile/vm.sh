@@ -31,7 +31,7 @@ run_vm() {
 	}
 	# shellcheck source=tests/vm/lib-vm.sh
 	. "$top_srcdir/tests/vm/lib-vm.sh"
-	series=$(vm_kernel_series) || { not_ok "vm: VM_KERNELS='$VM_KERNELS' names no kernel"; return; }
+	series=$(vm_kernel_series) || { not_ok "vm: VM_KERNELS='${VM_KERNELS:-}' names no kernel"; return; }
 	for s in $series; do
 		run_vm_kernel "$s" "$lines"
 	done

@@ -14,9 +14,9 @@ vm_cache=${FBCLASSCTL_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fbclassctl-vm}
 vm_say() { echo "vm: $*" >&2; }
 
 # The kernels the tier boots: VM_KERNELS, a comma-separated list of series
-# (6.1: Debian 12's, 6.12: Debian 13's); VM_KERNEL_VERSION[_6_1|_6_12]
+# (6.1: Debian 12's, 6.12: Debian 13's; default both; demo.sh and
+# capture.sh pick their own when it is unset); VM_KERNEL_VERSION[_6_1|_6_12]
 # pins a package version (see kernel.sh).
-: "${VM_KERNELS:=6.1,6.12}"
 # The table of known kernel hazards that excuses an oops, BUG or WARNING.
 : "${VM_HAZARDS:=$vm_here/../../src/kernel-hazards.tab}"
 export VM_HAZARDS
@@ -24,7 +24,8 @@ export VM_HAZARDS
 # vm_kernel_series: the series VM_KERNELS names, one a line; 2 on a bad one
 vm_kernel_series() {
 	local k
-	for k in ${VM_KERNELS//,/ }; do
+	local all=${VM_KERNELS:-6.1,6.12}
+	for k in ${all//,/ }; do
 		case $k in
 		6.1 | 6.12) echo "$k" ;;
 		*) vm_say "VM_KERNELS: unknown kernel '$k' (6.1 or 6.12)"; return 2 ;;
