@@ -40,7 +40,9 @@ scenario() {
 	t_is "$(module_file bochs | sed -n 's/.*\.ko\(\.xz\)\{0,1\}$/ko\1/p')" \
 		"$(per_kernel 6.1=ko 6.12=ko.xz)" "bochs's module file is $(module_file bochs)"
 	t_check "fbclassctl loads modules through libkmod" sh -c 'fbclassctl --version | grep -qx "kmod: dlopen libkmod.so.2"'
-	t_check "coldplug --load-modules" fbclassctl -v coldplug --load-modules --settle 10
+	fbclassctl -v coldplug --load-modules --settle 10 >/tmp/load.out 2>&1
+	t_is "$?" 0 "coldplug --load-modules"
+	t_check "coldplug says it loaded bochs by its modalias" grep -q 'loaded bochs for pci:' /tmp/load.out
 	t_check "bochs is loaded" module_loaded bochs
 	t_check "so are its dependencies (drm_vram_helper)" module_loaded drm_vram_helper
 	t_is "$(cat /sys/class/graphics/fb0/name)" bochs-drmdrmfb "bochs owns fb0 after the handoff"
