@@ -24,7 +24,7 @@ scenario() {
 	modprobe bochs >/tmp/modprobe.out 2>&1
 	hazard_say "modprobe bochs: exit $?: $(cat /tmp/modprobe.out)"
 	t_check "bochs's fb0 appears" wait_for 100 grep -qx bochs-drmdrmfb /sys/class/graphics/fb0/name
-	t_diag "fb0 now: $(cat /sys/class/graphics/fb0/name 2>&1); graphics: $(ls /sys/class/graphics | tr '\n' ' ')"
+	t_diag "fb0 now: $(cat /sys/class/graphics/fb0/name 2>&1); graphics: $(cd /sys/class/graphics && echo *)"
 	kill "$mapper"
 	hazard_watch_exit "$mapper" 10
 	wait "$mapper" 2>/dev/null
