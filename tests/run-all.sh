@@ -77,7 +77,7 @@ mkdir -p _build-static
 	{ [ -f Makefile ] || ../configure --enable-werror --with-libsysfs --enable-static-binary; } &&
 	make -j"$jobs" && is_static fbclassctl && make -j"$jobs" check-fast)
 
-step "vm: both backends and the static build on a real kernel (tests/vm/backends/compare.sh)"
+step "vm: both backends and the static build on Debian's 6.1 and 6.12 kernels (tests/vm/backends/compare.sh)"
 (cd _build && make -j"$jobs" tests/vm/guest/uevent-forge &&
 	FBCLASSCTL="$top/_build/fbclassctl" FBCLASSCTL_SYSFS="$top/_build-sysfs/fbclassctl" \
 		FBCLASSCTL_STATIC="$top/_build-static/fbclassctl" top_srcdir="$top" top_builddir="$top/_build" VM_JOBS=1 \

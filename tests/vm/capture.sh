@@ -5,6 +5,7 @@
 # tests/fixtures/captured of the source tree), and the EDID blobs they
 # send (*.bin) in $CAPTURE_EDID_DIR (default tests/edid).  DESTDIR/KERNELS
 # records which kernel each file came from.
+# The kernel is Debian 12's 6.1 (VM_KERNELS=6.12: Debian 13's).
 set -eu
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/vm/lib-vm.sh
@@ -20,14 +21,15 @@ for name in "$@"; do
 done
 [ ${#scenarios[@]} -gt 0 ] || scenarios=("$here"/capture/*.sh)
 command -v qemu-system-x86_64 >/dev/null || { vm_say "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"; exit 77; }
-vm_kernel || exit $?
+capture_kernel=${VM_KERNELS:-6.1}
+vm_kernel "${capture_kernel%%,*}" || exit $?
 VM_ACCEL=$(vm_accel)
 work=$(mktemp -d "${TMPDIR:-/tmp}/fbclassctl-capture.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$dest" "$edid_dest"
 dest=$(cd "$dest" && pwd)
 # the package's version too: the kernel's release string does not change with it
-kernel="$KVER ($(basename "$KROOT"))"
+kernel=$KLABEL
 
 # record_kernel FILE: DESTDIR/KERNELS says FILE came from this kernel.
 record_kernel() {

@@ -2,7 +2,8 @@
 # demo.sh [FBCLASSCTL]: for machines without framebuffers.  Boots the test
 # VM (a Debian kernel under qemu, bochs-drm, vesafb and vfb) and runs
 # fbclassctl coldplug, list, info and bench there, streaming the output.
-# The first run downloads the kernel package (~70 MB) into
+# It boots Debian 13's kernel (VM_KERNELS=6.1: Debian 12's).
+# The first run downloads the kernel package (~110 MB) into
 # ${FBCLASSCTL_VM_CACHE:-~/.cache/fbclassctl-vm}; later runs reuse it.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,12 +35,14 @@ if [ -n "$missing" ]; then
 	exit 77
 fi
 
-vm_kernel || { echo "demo: no kernel for the VM" >&2; exit 77; }
+# the newer kernel, Debian 13's, unless VM_KERNELS names one (6.1)
+demo_kernel=${VM_KERNELS:-6.12}
+vm_kernel "${demo_kernel%%,*}" || { echo "demo: no ${demo_kernel%%,*} kernel for the VM" >&2; exit 77; }
 VM_ACCEL=$(vm_accel)
 export VM_ACCEL VM_STREAM=1
 work=$(mktemp -d "${TMPDIR:-/tmp}/fbclassctl-demo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-vm_say "booting $KVER under qemu ($VM_ACCEL) with $FBCLASSCTL"
+vm_say "booting $KLABEL under qemu ($VM_ACCEL) with $FBCLASSCTL"
 rc=0
 vm_boot "$here/demo/demo.sh" "$work/demo" || rc=$?
 echo

@@ -1,9 +1,11 @@
 #!/bin/bash
 # mkinitramfs.sh OUT.cpio.gz SCENARIO.sh: build the test VM's initramfs.
-#   busybox-static, /init, the scenario, fbclassctl ($FBCLASSCTL, if it
-#   exists) and fbset and jq with the libraries ldd names, and the modules
-#   the scenario lists in MODULES (with their dependencies) plus
-#   $VM_MODULES_ALWAYS, and the out-of-tree modules EXTRA_KO names.  Needs KROOT and KVER (from kernel.sh).
+#   busybox-static, kmod's tools, /init, the scenario, fbclassctl
+#   ($FBCLASSCTL, if it exists) and fbset and jq with the libraries ldd
+#   names, the modules the scenario lists in MODULES (with their
+#   dependencies) plus $VM_MODULES_ALWAYS, the out-of-tree modules EXTRA_KO
+#   names, and the table of known kernel hazards.  Needs KROOT and KVER
+#   (from kernel.sh).
 set -eu
 
 out=$1
@@ -37,6 +39,19 @@ copy_elf() {
 		cp -L "$lib" "$stage$lib"
 	done
 }
+
+# Modules stay as the kernel package ships them (Debian 13: .ko.xz), so the
+# guest loads what a real system loads, and fbclassctl's libkmod (Debian
+# 12's libkmod2, built with xz and zstd) decompresses them itself.
+# busybox's modprobe and insmod cannot ("Invalid ELF header magic"), and
+# the static build runs `modprobe -b` from PATH: kmod's own tools replace
+# busybox's applets, on both kernels alike (kmod needs only the libraries
+# libkmod needs anyway).
+kmod=$(command -v kmod) || die "kmod not found (apt-get install kmod)"
+copy_elf "$kmod" /bin/kmod
+for tool in modprobe insmod rmmod lsmod modinfo depmod; do
+	ln -sfn kmod "$stage/bin/$tool"
+done
 
 if [ -n "${FBCLASSCTL:-}" ] && [ -x "$FBCLASSCTL" ]; then
 	# a libtool wrapper script is not the binary
@@ -97,11 +112,13 @@ for m in $modules; do
 		die "module $m: not in $KROOT ($deps)"
 	while read -r verb path _; do
 		[ "$verb" = insmod ] || continue
+		# modprobe -d names them under KROOT/lib (a link to usr/lib on a
+		# merged-/usr kernel); the guest's kmod looks in /lib/modules
 		rel=${path#"$KROOT"/}
+		rel=lib/modules/$KVER/${rel#*/modules/"$KVER"/}
 		mkdir -p "$stage/$(dirname "$rel")"
 		case $rel in
-		*.xz) xz -dc "$path" >"$stage/${rel%.xz}" ;;
-		*.zst) zstd -qdc "$path" >"$stage/${rel%.zst}" ;;
+		# Debian 12's kmod has no zlib: a gzip'ed module is unpacked here
 		*.gz) gzip -dc "$path" >"$stage/${rel%.gz}" ;;
 		*) cp "$path" "$stage/$rel" ;;
 		esac
@@ -121,6 +138,9 @@ depmod -b "$stage" "$KVER"
 
 install -m 0755 "$here/guest/init" "$stage/init"
 install -m 0644 "$here/guest/guest-lib.sh" "$here/guest/fbcheck.sh" "$stage/vm/"
+# the known kernel hazards, for the guest's own dmesg checks (t_kernel_clean)
+install -m 0644 "$here/kernel-hazards.awk" "$stage/vm/kernel-hazards.awk"
+install -m 0644 "${VM_HAZARDS:-$here/../../src/kernel-hazards.tab}" "$stage/vm/kernel-hazards.tab"
 install -m 0755 "$here/capture-sysfs.sh" "$stage/vm/capture-sysfs.sh"
 install -m 0644 "$scenario" "$stage/vm/scenario.sh"
 # the kernel opens /dev/console of the initramfs before /init runs

@@ -15,16 +15,6 @@ KCMDLINE="vga=0x317"
 MODULES="bochs vfb"
 GUEST_HELPERS="uevent-forge"
 
-wait_for() {
-	_n=$1
-	shift
-	while ! "$@" >/dev/null 2>&1; do
-		_n=$((_n - 1))
-		[ "$_n" -le 0 ] && return 1
-		usleep 100000
-	done
-}
-
 # same WHAT: list -J and info -J of both builds are byte for byte equal
 same() {
 	for _cmd in "list -J" "info -J"; do

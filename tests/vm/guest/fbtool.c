@@ -5,6 +5,9 @@
  *
  *   fbtool mmap DEV READYFILE       map DEV, close the fd, touch READYFILE,
  *                                   then sleep until killed
+ *   fbtool fill DEV READYFILE       the same, after a memset of the whole
+ *                                   mapping (every page faulted in)
+ *   fbtool hold DEV READYFILE       fill, but keep the fd open too
  *   fbtool pattern DEV OUT [YOFF]   pan to YOFF (doubling yres_virtual when
  *                                   needed), fill the whole memory with 0xa5,
  *                                   write a known pattern in the visible
@@ -18,6 +21,7 @@
  *                                   colour map (8 bits, FBIOGETCMAP)
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <linux/fb.h>
 #include <stdint.h>
@@ -34,7 +38,7 @@ static int die(const char *what, const char *obj)
 	return 1;
 }
 
-static int do_mmap(const char *dev, const char *ready)
+static int do_mmap(const char *dev, const char *ready, bool fill, bool keep_fd)
 {
 	struct fb_fix_screeninfo fix;
 	int fd = open(dev, O_RDWR);
@@ -48,7 +52,10 @@ static int do_mmap(const char *dev, const char *ready)
 	p = mmap(NULL, fix.smem_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return die("mmap", dev);
-	close(fd);
+	if (fill)
+		memset(p, 0x5a, fix.smem_len);
+	if (!keep_fd)
+		close(fd);
 	f = fopen(ready, "w");
 	if (!f)
 		return die("create", ready);
@@ -216,13 +223,17 @@ static int do_format(const char *dev, const char *out)
 int main(int argc, char *argv[])
 {
 	if (argc == 4 && strcmp(argv[1], "mmap") == 0)
-		return do_mmap(argv[2], argv[3]);
+		return do_mmap(argv[2], argv[3], false, false);
+	if (argc == 4 && strcmp(argv[1], "fill") == 0)
+		return do_mmap(argv[2], argv[3], true, false);
+	if (argc == 4 && strcmp(argv[1], "hold") == 0)
+		return do_mmap(argv[2], argv[3], true, true);
 	if (argc == 4 && strcmp(argv[1], "format") == 0)
 		return do_format(argv[2], argv[3]);
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "pattern") == 0)
 		return do_pattern(argv[2], argv[3],
 				  argc == 5 ? (unsigned)atoi(argv[4]) : 0);
 	fprintf(stderr,
-		"usage: fbtool mmap DEV READYFILE | fbtool pattern DEV OUT [YOFFSET] | fbtool format DEV OUT\n");
+		"usage: fbtool mmap|fill|hold DEV READYFILE | fbtool pattern DEV OUT [YOFFSET] | fbtool format DEV OUT\n");
 	return 2;
 }

@@ -85,6 +85,142 @@ sysfs_gone() {
 	done
 }
 
+# wait_for TENTHS CMD...: until CMD succeeds, at most TENTHS tenths of a second
+wait_for() {
+	_n=$1
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		_n=$((_n - 1))
+		[ "$_n" -le 0 ] && return 1
+		usleep 100000
+	done
+}
+
+# per_kernel SERIES=VALUE...: the VALUE for the booted kernel's series
+# (6.1, 6.12), for an expectation that differs between kernels; the
+# caller says why in a comment.  A kernel with no VALUE gets a text that
+# matches no real value, so the check fails and says so.
+per_kernel() {
+	for _kv in "$@"; do
+		case $_kv in "$VM_KSERIES="*) echo "${_kv#*=}"; return 0 ;; esac
+	done
+	echo "(no expectation for kernel ${VM_KSERIES:-?})"
+}
+
+# Where the firmware framebuffer's platform device sits differs between
+# the kernels: 6.12's sysfb registers vesa-framebuffer.0 as a child of the
+# PCI VGA device it scans out of, 6.1 at the root of /sys/devices/platform.
+# So do its sysfs path and the by-path id (udev's rule: the parents' ids).
+vesafb_sysfs() {
+	per_kernel 6.1=/sys/devices/platform/vesa-framebuffer.0 \
+		6.12=/sys/devices/pci0000:00/0000:00:02.0/vesa-framebuffer.0
+}
+vesafb_path_id() {
+	per_kernel 6.1=platform-vesa-framebuffer.0 6.12=pci-0000:00:02.0-platform-vesa-framebuffer.0
+}
+
+# module_loaded NAME: NAME is in /proc/modules
+module_loaded() { grep -q "^$1 " /proc/modules; }
+
+# module_file NAME: the file modprobe loads NAME from (kmod's modinfo -n)
+module_file() { modinfo -n "$1" 2>&1; }
+
+# vfb_up fbN [PARAM=VALUE...]: modprobe vfb vfb_enable=1 PARAMS, wait for
+# fbN under vfb.0 and make /dev/fbN (no TAP line)
+vfb_up() {
+	_fb=$1
+	shift
+	modprobe vfb vfb_enable=1 "$@" || return 1
+	sysfs_wait "/sys/devices/platform/vfb.0/graphics/$_fb" 10 || return 1
+	fb_mknod "$_fb"
+}
+
+# fb_by_path fbN PATHID: the /dev/fb/by-path link coldplug would make
+fb_by_path() {
+	mkdir -p /dev/fb/by-path
+	ln -sfn "../../$1" "/dev/fb/by-path/$2"
+}
+
+# vfb_up_linked: vfb as fb1 (fb0 is another driver's), with the by-path
+# link coldplug would make (platform-vfb.0)
+vfb_up_linked() { vfb_up fb1 && fb_by_path fb1 platform-vfb.0; }
+
+# fb_md5 fbN: the md5 of /dev/fbN's whole memory
+fb_md5() { md5sum "/dev/$1" | cut -d' ' -f1; }
+
+# fbcon_unbind: take fbcon off every framebuffer (it draws its console and
+# cursor into them)
+fbcon_unbind() {
+	for _v in /sys/class/vtconsole/vtcon*; do
+		grep -q "frame buffer" "$_v/name" && echo 0 >"$_v/bind"
+	done
+	return 0
+}
+
+# dmesg_lines: how many lines the kernel log has now (for kernel_check)
+dmesg_lines() { dmesg | wc -l; }
+
+# kernel_check [SINCE]: the kernel log (after line SINCE) through the
+# table of known hazards (/vm/kernel-hazards.tab): prints "#" lines for
+# every oops, BUG or WARNING, and returns 1 when one is not a known hazard
+# of this kernel version (no TAP line)
+kernel_check() {
+	dmesg | tail -n +$((${1:-0} + 1)) >/tmp/kernel-check.log
+	awk -v ver="$VM_KUPSTREAM" -f /vm/kernel-hazards.awk /vm/kernel-hazards.tab \
+		/tmp/kernel-check.log >/tmp/kernel-check.out
+	_krc=$?
+	while IFS='	' read -r _kind _id _eff _line; do
+		case $_kind in
+		known) t_diag "known kernel bug $_id ($_eff) on $VM_KUPSTREAM, excused: $_line" ;;
+		unknown) t_diag "the kernel logged, and no known hazard excuses: $_line" ;;
+		ctx) t_diag "  $_line" ;;
+		near) t_diag "  (hazard $_id matches, but is known on $_eff only)" ;;
+		error) t_diag "kernel-hazards: $_line" ;;
+		esac
+	done </tmp/kernel-check.out
+	return "$_krc"
+}
+
+# t_kernel_clean DESC [SINCE]: ok when the kernel logged no oops, BUG or
+# WARNING (since line SINCE) but known hazards of this kernel version
+t_kernel_clean() {
+	if kernel_check "${2:-0}"; then t_ok "$1"; else t_not_ok "$1"; fi
+}
+
+# ---- the hazard scenarios (tests/vm/hazards/) ----
+# hazard_say TEXT: a line for the host's verdict and the record
+hazard_say() { echo "vm-hazard: $*"; }
+# hazard_trigger DESC: mark the trigger; what fails before it is the setup
+hazard_trigger() { hazard_say "trigger: $*"; }
+
+# pid_state PID: its state letter (R, S, D, Z, ...), or "gone"
+pid_state() {
+	_s=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)
+	echo "${_s:-gone}"
+}
+
+# hazard_watch_exit PID SECS: PID was killed; wait SECS for it to exit (a
+# zombie has).  When it has not, print its state a few times and its
+# kernel stack (/proc/PID/stack), the evidence of a spin or a hang, and
+# return 1.
+hazard_watch_exit() {
+	_i=0
+	while [ "$_i" -lt $(($2 * 10)) ]; do
+		case $(pid_state "$1") in gone | Z) hazard_say "pid $1 exited"; return 0 ;; esac
+		usleep 100000
+		_i=$((_i + 1))
+	done
+	_states=
+	for _i in 1 2 3 4 5; do
+		_states="$_states$(pid_state "$1")"
+		usleep 200000
+	done
+	hazard_say "pid $1 has not exited $2 s after SIGKILL; state over 1 s: $_states;" \
+		"wchan $(cat "/proc/$1/wchan" 2>/dev/null); its kernel stack:"
+	sed 's/^/vm-hazard: stack: /' "/proc/$1/stack" 2>&1
+	return 1
+}
+
 # fb_mknod fbN: make /dev/fbN from its sysfs dev attribute (no coldplug yet).
 fb_mknod() {
 	_dev=$(cat "/sys/class/graphics/$1/dev") || return 1

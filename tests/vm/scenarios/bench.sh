@@ -10,10 +10,6 @@ MODULES="bochs vfb"
 # too close to the default limit of 120 s on a loaded host.
 BOOT_TIMEOUT=300
 
-fb_md5() {
-	md5sum "/dev/$1" | cut -d' ' -f1
-}
-
 # bench_round NAME FB ARGS...: quick and timed runs validate; contents kept.
 bench_round() {
 	_name=$1
@@ -57,9 +53,7 @@ bench_round() {
 }
 
 vfb_load() {
-	t_check "vfb $*: modprobe" modprobe vfb vfb_enable=1 "$@"
-	t_check "vfb $*: fb1 appears" sysfs_wait /sys/devices/platform/vfb.0/graphics/fb1 10
-	fb_mknod fb1
+	t_check "vfb $*: modprobe, fb1 appears" vfb_up fb1 "$@"
 }
 
 vfb_unload() {
@@ -111,9 +105,7 @@ scenario() {
 	jq -c '.framebuffers[0].validation' /tmp/bench.json | t_diag_stdin
 
 	# byte-identical checks need nobody else drawing: unbind fbcon
-	for _v in /sys/class/vtconsole/vtcon*; do
-		grep -q "frame buffer" "$_v/name" && echo 0 >"$_v/bind"
-	done
+	fbcon_unbind
 	bench_round "bochs 32bpp" fb0
 
 	vfb_load videomemorysize=4194304 mode_option=640x480-8@60

@@ -8,19 +8,9 @@ CYCLES=50
 # about 1 s a cycle under TCG, 3 s on a loaded machine
 BOOT_TIMEOUT=300
 
-vfb_up() {
-	modprobe vfb vfb_enable=1 || return 1
-	sysfs_wait /sys/devices/platform/vfb.0/graphics/fb1 10 || return 1
-	fb_mknod fb1
-	mkdir -p /dev/fb/by-path
-	ln -sfn ../../fb1 /dev/fb/by-path/platform-vfb.0
-}
-
-vfb_loaded() { grep -q '^vfb ' /proc/modules; }
-
 # cycle N: load, hold, refused, release, unload; prints nothing on success
 cycle() {
-	vfb_up || { echo "# cycle $1: vfb did not come up"; return 1; }
+	vfb_up_linked || { echo "# cycle $1: vfb did not come up"; return 1; }
 	sleep 600 3</dev/fb1 &
 	_p=$!
 	if fbclassctl unload fb1 >/tmp/cyc.out 2>&1; then
@@ -36,7 +26,7 @@ cycle() {
 	kill "$_p"
 	wait "$_p" 2>/dev/null
 	fbclassctl unload fb1 >/tmp/cyc.out 2>&1 || { echo "# cycle $1: unload failed"; t_diag_stdin </tmp/cyc.out; return 1; }
-	vfb_loaded && { echo "# cycle $1: vfb still loaded"; return 1; }
+	module_loaded vfb && { echo "# cycle $1: vfb still loaded"; return 1; }
 	[ -e /dev/fb1 ] && { echo "# cycle $1: /dev/fb1 left behind"; return 1; }
 	[ -e /dev/fb/by-path/platform-vfb.0 ] && { echo "# cycle $1: link left behind"; return 1; }
 	return 0
@@ -59,5 +49,5 @@ scenario() {
 	t_is "$(ls /dev | grep -c '^fb1$')" 0 "no node leaked after $CYCLES cycles"
 
 	t_check "vfb is not loaded at the end" sh -c '! grep -q "^vfb " /proc/modules'
-	t_is "$(dmesg | grep -c -E 'Oops|BUG:')" 0 "no oops in dmesg"
+	t_kernel_clean "no oops, BUG or WARNING in dmesg (but known kernel hazards)"
 }

@@ -32,6 +32,6 @@ scenario() {
 	t_check "/dev/fb0 is gone" sh -c '! test -e /dev/fb0'
 	kill "$p"
 	wait "$p" 2>/dev/null
-	t_is "$(dmesg | grep -c -E 'Oops|BUG:|WARNING:')" 0 "the holder's late close: no oops, no warning"
+	t_kernel_clean "the holder's late close: no oops, no warning (but known kernel hazards)"
 	t_check "rmmod vfb once nobody holds it" rmmod vfb
 }

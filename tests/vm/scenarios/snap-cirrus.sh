@@ -11,9 +11,7 @@ scenario() {
 	t_check "modprobe cirrus" modprobe cirrus
 	t_check "fb0 appears" sysfs_wait /sys/class/graphics/fb0 10
 	fb_mknod fb0
-	for v in /sys/class/vtconsole/vtcon*; do
-		grep -q "frame buffer" "$v/name" && echo 0 >"$v/bind"
-	done
+	fbcon_unbind
 	t_is "$(fbclassctl list -n -o FORMAT 2>/dev/null)" RGB565 "cirrus runs at RGB565"
 	t_check "fbtool writes the pattern" fbtool pattern /dev/fb0 /tmp/cirrus16.rgb
 	t_check "fbclassctl snap fb0" fbclassctl snap fb0 /tmp/cirrus16.png

@@ -58,9 +58,7 @@ scenario() {
 	t_check "fb0 appears" sysfs_wait /sys/class/graphics/fb0 10
 	fb_mknod fb0
 	# fbcon would draw its console over the pattern
-	for v in /sys/class/vtconsole/vtcon*; do
-		grep -q "frame buffer" "$v/name" && echo 0 >"$v/bind"
-	done
+	fbcon_unbind
 	snap_round bochs32 fb0
 	bench_snap_round bochs32 fb0
 	t_check "bochs32: the table names the snapshots" sh -c \

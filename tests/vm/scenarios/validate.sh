@@ -7,17 +7,6 @@
 QEMU_VGA=std
 MODULES="bochs vfb"
 
-# wait_for TENTHS CMD...: until CMD succeeds, at most TENTHS tenths of a second
-wait_for() {
-	_n=$1
-	shift
-	while ! "$@" >/dev/null 2>&1; do
-		_n=$((_n - 1))
-		[ "$_n" -le 0 ] && return 1
-		usleep 100000
-	done
-}
-
 scenario() {
 	t_check "modprobe bochs" modprobe bochs
 	t_check "modprobe vfb" modprobe vfb vfb_enable=1
