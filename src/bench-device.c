@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "kernel-hazards.h"
 #include "log.h"
 
 static size_t page_align(size_t n, size_t page)
@@ -158,6 +159,7 @@ int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 	dev->vis =
 		(struct fbk_surface){ NULL, fix->line_length, var->xres, var->yres, bpp };
 	dev->vis_offset = (off_t)vis;
+	kernel_hazards_warn(fbdev);
 	r = bench_map(fbdev->name, dev, m, in_page, vis);
 	if (r == 0)
 		return 0;

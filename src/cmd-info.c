@@ -88,67 +88,76 @@ static void print_mode_name(char *buf, size_t len, const struct fb_var_screeninf
  * and the JSON output both walk.
  */
 enum field_kind {
-	FIELD_U32,
-	FIELD_ULONG, /* an address: 0x... in text, a number in JSON */
+	FIELD_NUMBER,
+	FIELD_ADDRESS, /* 0x... in text, a number in JSON */
 	FIELD_BITFIELD,
 };
 
+/* size is the member's own (sizeof): __u16 and __u32 fields sit side by
+ * side in fb_fix_screeninfo, and each is read at its width. */
 struct screeninfo_field {
 	const char *name;
-	size_t offset;
+	size_t offset, size;
 	enum field_kind kind;
 };
 
 /* clang-format off */
-#define VAR(f, k) { #f, offsetof(struct fb_var_screeninfo, f), k }
-#define FIX(f, k) { #f, offsetof(struct fb_fix_screeninfo, f), k }
+#define VAR(f, k) { #f, offsetof(struct fb_var_screeninfo, f), \
+		    sizeof(((struct fb_var_screeninfo *)0)->f), k }
+#define FIX(f, k) { #f, offsetof(struct fb_fix_screeninfo, f), \
+		    sizeof(((struct fb_fix_screeninfo *)0)->f), k }
 /* clang-format on */
 
 static const struct screeninfo_field var_fields[] = {
-	VAR(xres, FIELD_U32),		VAR(yres, FIELD_U32),
-	VAR(xres_virtual, FIELD_U32),	VAR(yres_virtual, FIELD_U32),
-	VAR(xoffset, FIELD_U32),	VAR(yoffset, FIELD_U32),
-	VAR(bits_per_pixel, FIELD_U32), VAR(grayscale, FIELD_U32),
-	VAR(red, FIELD_BITFIELD),	VAR(green, FIELD_BITFIELD),
-	VAR(blue, FIELD_BITFIELD),	VAR(transp, FIELD_BITFIELD),
-	VAR(nonstd, FIELD_U32),		VAR(activate, FIELD_U32),
-	VAR(height, FIELD_U32),		VAR(width, FIELD_U32),
-	VAR(accel_flags, FIELD_U32),	VAR(pixclock, FIELD_U32),
-	VAR(left_margin, FIELD_U32),	VAR(right_margin, FIELD_U32),
-	VAR(upper_margin, FIELD_U32),	VAR(lower_margin, FIELD_U32),
-	VAR(hsync_len, FIELD_U32),	VAR(vsync_len, FIELD_U32),
-	VAR(sync, FIELD_U32),		VAR(vmode, FIELD_U32),
-	VAR(rotate, FIELD_U32),		VAR(colorspace, FIELD_U32),
+	VAR(xres, FIELD_NUMBER),	   VAR(yres, FIELD_NUMBER),
+	VAR(xres_virtual, FIELD_NUMBER),   VAR(yres_virtual, FIELD_NUMBER),
+	VAR(xoffset, FIELD_NUMBER),	   VAR(yoffset, FIELD_NUMBER),
+	VAR(bits_per_pixel, FIELD_NUMBER), VAR(grayscale, FIELD_NUMBER),
+	VAR(red, FIELD_BITFIELD),	   VAR(green, FIELD_BITFIELD),
+	VAR(blue, FIELD_BITFIELD),	   VAR(transp, FIELD_BITFIELD),
+	VAR(nonstd, FIELD_NUMBER),	   VAR(activate, FIELD_NUMBER),
+	VAR(height, FIELD_NUMBER),	   VAR(width, FIELD_NUMBER),
+	VAR(accel_flags, FIELD_NUMBER),	   VAR(pixclock, FIELD_NUMBER),
+	VAR(left_margin, FIELD_NUMBER),	   VAR(right_margin, FIELD_NUMBER),
+	VAR(upper_margin, FIELD_NUMBER),   VAR(lower_margin, FIELD_NUMBER),
+	VAR(hsync_len, FIELD_NUMBER),	   VAR(vsync_len, FIELD_NUMBER),
+	VAR(sync, FIELD_NUMBER),	   VAR(vmode, FIELD_NUMBER),
+	VAR(rotate, FIELD_NUMBER),	   VAR(colorspace, FIELD_NUMBER),
 };
 
 /* After id, which is text and shown first. */
 static const struct screeninfo_field fix_fields[] = {
-	FIX(smem_start, FIELD_ULONG), FIX(smem_len, FIELD_U32),
-	FIX(type, FIELD_U32),	      FIX(type_aux, FIELD_U32),
-	FIX(visual, FIELD_U32),	      FIX(xpanstep, FIELD_U32),
-	FIX(ypanstep, FIELD_U32),     FIX(ywrapstep, FIELD_U32),
-	FIX(line_length, FIELD_U32),  FIX(mmio_start, FIELD_ULONG),
-	FIX(mmio_len, FIELD_U32),     FIX(accel, FIELD_U32),
-	FIX(capabilities, FIELD_U32),
+	FIX(smem_start, FIELD_ADDRESS),	 FIX(smem_len, FIELD_NUMBER),
+	FIX(type, FIELD_NUMBER),	 FIX(type_aux, FIELD_NUMBER),
+	FIX(visual, FIELD_NUMBER),	 FIX(xpanstep, FIELD_NUMBER),
+	FIX(ypanstep, FIELD_NUMBER),	 FIX(ywrapstep, FIELD_NUMBER),
+	FIX(line_length, FIELD_NUMBER),	 FIX(mmio_start, FIELD_ADDRESS),
+	FIX(mmio_len, FIELD_NUMBER),	 FIX(accel, FIELD_NUMBER),
+	FIX(capabilities, FIELD_NUMBER),
 };
 
 #undef VAR
 #undef FIX
 
-static uint32_t field_u32(const void *base, const struct screeninfo_field *f)
+/* A number field at its own width. */
+static uint64_t field_number(const void *base, const struct screeninfo_field *f)
 {
-	uint32_t v;
+	const char *p = (const char *)base + f->offset;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
 
-	memcpy(&v, (const char *)base + f->offset, sizeof(v));
-	return v;
-}
-
-static unsigned long field_ulong(const void *base, const struct screeninfo_field *f)
-{
-	unsigned long v;
-
-	memcpy(&v, (const char *)base + f->offset, sizeof(v));
-	return v;
+	switch (f->size) {
+	case sizeof(u16):
+		memcpy(&u16, p, sizeof(u16));
+		return u16;
+	case sizeof(u32):
+		memcpy(&u32, p, sizeof(u32));
+		return u32;
+	default:
+		memcpy(&u64, p, sizeof(u64));
+		return u64;
+	}
 }
 
 static const struct fb_bitfield *field_bitfield(const void *base,
@@ -163,11 +172,11 @@ static void print_fields(const void *base, const struct screeninfo_field *fields
 		const struct screeninfo_field *f = &fields[i];
 
 		switch (f->kind) {
-		case FIELD_U32:
-			kv(f->name, "%u", field_u32(base, f));
+		case FIELD_NUMBER:
+			kv(f->name, "%" PRIu64, field_number(base, f));
 			break;
-		case FIELD_ULONG:
-			kv(f->name, "0x%lx", field_ulong(base, f));
+		case FIELD_ADDRESS:
+			kv(f->name, "0x%" PRIx64, field_number(base, f));
 			break;
 		case FIELD_BITFIELD:
 			print_bitfield(f->name, field_bitfield(base, f));
@@ -372,11 +381,9 @@ static struct json_object *json_fields(struct json_object *o, const void *base,
 		const struct screeninfo_field *f = &fields[i];
 
 		switch (f->kind) {
-		case FIELD_U32:
-			json_add_uint(o, f->name, field_u32(base, f));
-			break;
-		case FIELD_ULONG:
-			json_add_uint(o, f->name, field_ulong(base, f));
+		case FIELD_NUMBER:
+		case FIELD_ADDRESS:
+			json_add_uint(o, f->name, field_number(base, f));
 			break;
 		case FIELD_BITFIELD:
 			json_object_object_add(o, f->name,

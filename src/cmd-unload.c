@@ -8,8 +8,12 @@
 
 #include "commands.h"
 #include "holders.h"
+#include "kernel-hazards.h"
+#include "kernel.h"
 #include "kmod.h"
 #include "log.h"
+#include "macro.h"
+#include "nodes.h"
 #include "nodemgr.h"
 #include "rules.h"
 #include "strutil.h"
@@ -96,7 +100,32 @@ struct unload {
 	struct fb_fbcon_state fbcon;
 	bool fbcon_unbound;
 	bool driver_gone;
+	char aside[NODE_NAME_MAX + 32]; /* the node's name while it is moved aside */
 };
+
+static const char *node_name_of(const struct fb_device *dev)
+{
+	return dev->devname ? dev->devname : dev->name;
+}
+
+/* A known kernel bug that unloading this driver now would meet, on this
+ * kernel (src/kernel-hazards.tab): the unload's --force never goes past
+ * one.  NULL when none applies. */
+static const struct kernel_hazard *unload_hazard(const struct unload *u, char *version,
+						 size_t len)
+{
+	static const char *const triggers[] = { "rmmod-open", "unbind-mapped",
+						"unbind-mapped-exit" };
+	const struct kernel_hazard *h = NULL;
+
+	kernel_upstream_version(version, len);
+	for (size_t t = 0; !h && u->parent && t < ARRAY_SIZE(triggers); t++) {
+		size_t i = 0;
+
+		h = kernel_hazard_next(version, u->parent->driver, triggers[t], &i);
+	}
+	return h;
+}
 
 /* Holders of the device, each printed.  Returns the count; *uninspectable
  * counts the processes that could not be looked into. */
@@ -142,6 +171,17 @@ static int refuse_if_held(struct unload *u)
 
 	n = u->n_holders =
 		check_holders(u->dev, u->o->nm.devdir, u->o->force, &uninspectable);
+	if (u->o->force && (n || uninspectable)) {
+		char version[32];
+		const struct kernel_hazard *h =
+			unload_hazard(u, version, sizeof(version));
+
+		if (h) {
+			ERR("%s: refusing to unload, even with --force: a known kernel bug of %s (%s) on %s: %s",
+			    name, u->parent->driver, h->id, version, h->description);
+			return -EBUSY;
+		}
+	}
 	if (u->o->force) {
 		WRN("*** --force: %s is unloaded although %zu process%s hold%s it and %zu could not be inspected; their next access or close may crash the kernel ***",
 		    name, n, n == 1 ? "" : "es", n == 1 ? "s" : "", uninspectable);
@@ -296,6 +336,49 @@ static int remove_node(const struct unload *u, const struct fb_rules *rules)
 	return 0;
 }
 
+/* Move the node aside, so that nothing opens it by name from now on.
+ * 0 or -errno (reported). */
+static int node_aside(struct unload *u)
+{
+	const struct fb_device *dev = u->dev;
+	int r = fb_unload_node_aside(u->o->nm.devdir, node_name_of(dev), dev->devnum,
+				     u->aside, sizeof(u->aside));
+
+	if (r < 0)
+		return log_errno(r, "%s: cannot move %s/%s aside: %m", dev->name,
+				 u->o->nm.devdir, node_name_of(dev));
+	return 0;
+}
+
+static void node_back(const struct unload *u)
+{
+	int r = fb_unload_node_back(u->o->nm.devdir, node_name_of(u->dev), u->aside);
+
+	if (r < 0)
+		log_warn_errno(
+			r,
+			"%s: cannot put %s/%s back (it is %s/%s; 'fbclassctl coldplug' makes a new one): %m",
+			u->dev->name, u->o->nm.devdir, node_name_of(u->dev),
+			u->o->nm.devdir, u->aside);
+}
+
+/* 1b. Right before the unload, with the node aside: a process that opened
+ * it since the first look holds it now.  0, or -EBUSY (reported). */
+static int refuse_if_held_now(struct unload *u)
+{
+	size_t uninspectable, n;
+
+	if (u->o->force)
+		return 0;
+	n = check_holders(u->dev, u->o->nm.devdir, false, &uninspectable);
+	if (!n && !uninspectable)
+		return 0;
+	ERR("%s: refusing to unload: %zu process%s opened it during the unload; close %s first",
+	    u->dev->name, n + uninspectable, n + uninspectable == 1 ? "" : "es",
+	    n + uninspectable == 1 ? "it" : "them");
+	return -EBUSY;
+}
+
 static int unload_device(const struct unload_opts *o, const struct fb_rules *rules,
 			 const struct fb_device *dev)
 {
@@ -304,13 +387,25 @@ static int unload_device(const struct unload_opts *o, const struct fb_rules *rul
 
 	r = refuse_if_held(&u);
 	if (r == 0)
+		r = node_aside(&u);
+	if (r == 0)
 		r = unbind_fbcon(&u);
+	if (r == 0)
+		r = refuse_if_held_now(&u);
 	if (r == 0)
 		r = remove_driver(&u);
 	if (r == 0)
 		r = remove_node(&u, rules);
 	if (u.fbcon_unbound && !u.driver_gone)
 		rebind_fbcon(&u);
+	/* the device is gone: its node with it; else it goes back in place */
+	if (r < 0)
+		node_back(&u);
+	else if (fb_unload_node_drop(o->nm.devdir, u.aside) < 0)
+		WRN("%s: %s/%s is left; the next coldplug removes it", dev->name,
+		    o->nm.devdir, u.aside);
+	else if (*u.aside && o->nm.say_removed)
+		printf("removed %s/%s\n", o->nm.devdir, node_name_of(dev));
 	return r;
 }
 

@@ -12,6 +12,7 @@
 #include "account.h"
 #include "doctor.h"
 #include "holders.h"
+#include "kernel-hazards.h"
 #include "kernel.h"
 #include "kmod.h"
 #include "log.h"
@@ -579,6 +580,38 @@ static void check_holders(struct doctor_ctx *c, const struct fb_view *v)
 	fb_holder_list_free(&hl);
 }
 
+/* The known kernel bugs (src/kernel-hazards.tab) of this driver on the
+ * running kernel. */
+static void check_hazards(struct doctor_ctx *c, const struct fb_view *v)
+{
+	const struct fb_parent *p = fb_device_parent(v->dev);
+	const struct kernel_hazard *h;
+	struct doctor_finding *f;
+	char version[32];
+	size_t i = 0;
+	bool any = false;
+
+	if (!p || !p->driver)
+		return;
+	kernel_upstream_version(version, sizeof(version));
+	while ((h = kernel_hazard_next(version, p->driver, NULL, &i))) {
+		f = add(c, DOCTOR_INFO, "hazards", v->dev->name,
+			"%s (%s) on %s: a known kernel bug applies: %s", v->dev->name,
+			p->driver, version, h->id);
+		EVIDENCE(c, f, "%s", h->description);
+		EVIDENCE(c, f, "the kernel's %s when it happens: /%s/ (seen on %s)",
+			 h->effect, h->regex, h->seen);
+		FIX(c, f,
+		    "while a process holds %s, neither unbind nor unload %s; fbclassctl unload refuses to",
+		    v->dev->name, p->driver);
+		any = true;
+	}
+	if (!any)
+		add(c, DOCTOR_OK, "hazards", v->dev->name,
+		    "no known kernel bug of %s on %s (src/kernel-hazards.tab)", p->driver,
+		    *version ? version : "this kernel");
+}
+
 static void check_fb(struct doctor_ctx *c, const struct fb_device *d,
 		     const struct fb_fbcon_state *st)
 {
@@ -595,6 +628,7 @@ static void check_fb(struct doctor_ctx *c, const struct fb_device *d,
 	if (v.card)
 		check_connectors(c, d->name, v.card);
 	check_holders(c, &v);
+	check_hazards(c, &v);
 }
 
 static void check_card_without_fb(struct doctor_ctx *c, const struct drm_card *card)

@@ -171,6 +171,47 @@ void kernel_config_free(struct kernel_config *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* "6.1.192" at s (digits and two dots, then anything but a digit or dot),
+ * into buf; false when s does not start so. */
+static bool copy_version(const char *s, char *buf, size_t len)
+{
+	size_t n = 0;
+	int dots = 0;
+
+	while ((s[n] >= '0' && s[n] <= '9') ||
+	       (s[n] == '.' && dots < 2 && n && s[n - 1] != '.'))
+		dots += s[n++] == '.';
+	if (dots < 2 || s[n - 1] == '.' || n >= len)
+		return false;
+	snprintf(buf, len, "%.*s", (int)n, s);
+	return true;
+}
+
+const char *kernel_upstream_from_uname(const char *release, const char *version,
+				       char *buf, size_t len)
+{
+	const char *debian = version ? strstr(version, "Debian ") : NULL;
+
+	buf[0] = '\0';
+	if (debian && copy_version(debian + 7, buf, len))
+		return buf;
+	if (release && copy_version(release, buf, len))
+		return buf;
+	buf[0] = '\0';
+	return buf;
+}
+
+const char *kernel_upstream_version(char *buf, size_t len)
+{
+	struct utsname u;
+
+	if (uname(&u) < 0) {
+		buf[0] = '\0';
+		return buf;
+	}
+	return kernel_upstream_from_uname(u.release, u.version, buf, len);
+}
+
 const char *kernel_release(char *buf, size_t len)
 {
 	struct utsname u;

@@ -48,3 +48,11 @@ void kernel_config_free(struct kernel_config *c);
 
 /* uname -r, into buf.  "" when unknown. */
 const char *kernel_release(char *buf, size_t len);
+/* Pure.  The upstream version MAJOR.MINOR.PATCH of a kernel from uname's
+ * release and version strings: Debian's "Debian 6.1.192-3" in the version
+ * (its release says only 6.1.0-57-amd64), else the release's leading
+ * numbers ("6.12.118+deb13-amd64" gives 6.12.118).  "" when neither says. */
+const char *kernel_upstream_from_uname(const char *release, const char *version,
+				       char *buf, size_t len);
+/* The same for the running kernel. */
+const char *kernel_upstream_version(char *buf, size_t len);

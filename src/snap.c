@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kernel-hazards.h"
 #include "log.h"
 #include "macro.h"
 #include "png-backend.h"
@@ -418,6 +419,7 @@ int fb_snap_read(const struct fb_device *dev, const char *devdir, uint8_t **rgb,
 		r = -ERANGE;
 		goto finish;
 	}
+	kernel_hazards_warn(dev);
 	/* Only the visible lines are copied; the conversion sees them as
 	 * starting at line 0. */
 	first = (size_t)a.yoffset * a.line_length;

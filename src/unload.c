@@ -11,6 +11,7 @@
 
 #include "log.h"
 #include "macro.h"
+#include "nodes.h"
 #include "unload.h"
 
 enum fb_unload_method fb_unload_decide(const struct fb_unload_facts *f, const char **why)
@@ -104,4 +105,66 @@ int fb_wait_gone(const char *path, unsigned timeout_ms)
 		nanosleep(&step, NULL);
 		waited += 20;
 	}
+}
+
+static int open_dir(const char *devdir)
+{
+	int fd = open(devdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+int fb_unload_node_aside(const char *devdir, const char *name, dev_t devnum, char *aside,
+			 size_t len)
+{
+	_cleanup_close_ int dfd = open_dir(devdir);
+	struct stat st;
+
+	aside[0] = '\0';
+	if (dfd < 0)
+		return dfd;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (!S_ISCHR(st.st_mode) || st.st_rdev != devnum)
+		return 0; /* not ours to move: the node manager leaves it too */
+	if ((size_t)snprintf(aside, len, NODE_TMP_PREFIX "%d-%s", (int)getpid(), name) >=
+	    len) {
+		aside[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	if (renameat(dfd, name, dfd, aside) < 0) {
+		aside[0] = '\0';
+		return -errno;
+	}
+	return 0;
+}
+
+int fb_unload_node_back(const char *devdir, const char *name, const char *aside)
+{
+	_cleanup_close_ int dfd = -1;
+
+	if (!*aside)
+		return 0;
+	dfd = open_dir(devdir);
+	if (dfd < 0)
+		return dfd;
+	/* RENAME_NOREPLACE: a node made meanwhile (a coldplug) is kept */
+	if (renameat2(dfd, aside, dfd, name, RENAME_NOREPLACE) < 0) {
+		if (errno != EEXIST)
+			return -errno; /* left aside: a coldplug puts a node back */
+		unlinkat(dfd, aside, 0);
+	}
+	return 0;
+}
+
+int fb_unload_node_drop(const char *devdir, const char *aside)
+{
+	_cleanup_close_ int dfd = -1;
+
+	if (!*aside)
+		return 0;
+	dfd = open_dir(devdir);
+	if (dfd < 0)
+		return dfd;
+	return unlinkat(dfd, aside, 0) < 0 && errno != ENOENT ? -errno : 0;
 }

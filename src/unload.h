@@ -51,3 +51,22 @@ int fb_unload_unbind(const char *parent_syspath, const char *sysname);
 
 /* Wait until path no longer exists, up to timeout_ms.  0 or -ETIMEDOUT. */
 int fb_wait_gone(const char *path, unsigned timeout_ms);
+
+/*
+ * The window between the holder check and the unload: a process that
+ * opens the node in between is not seen.  It is made as small as it can
+ * be by moving the node aside first, under the node manager's temporary
+ * name (devdir/.fbclassctl-PID-NAME, which a later coldplug prunes should
+ * we die), so that no new open by its name can succeed, and by checking
+ * the holders once more right before the unload.
+ *
+ * fb_unload_node_aside: when devdir/name is the character device devnum,
+ * rename it aside (aside receives the new name, "" when there was no such
+ * node).  0 or -errno.  fb_unload_node_back: rename it back (a refusal);
+ * fb_unload_node_drop: remove it (the device is gone).  Both do nothing
+ * for an empty aside, and never follow a symlink.
+ */
+int fb_unload_node_aside(const char *devdir, const char *name, dev_t devnum, char *aside,
+			 size_t len);
+int fb_unload_node_back(const char *devdir, const char *name, const char *aside);
+int fb_unload_node_drop(const char *devdir, const char *aside);

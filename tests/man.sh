@@ -59,6 +59,15 @@ for cmd in $cmds; do
 		fi
 	done
 done
+# KERNEL HAZARDS holds exactly what man/kernel-hazards.awk makes of the
+# table the tests and the C code read (make man-hazards writes it).
+awk '/^\.\\" hazards begin/{on=1; next} /^\.\\" hazards end/{on=0} on' \
+	"$top_srcdir/man/fbclassctl.8" >"$work/hazards.have"
+awk -f "$top_srcdir/man/kernel-hazards.awk" "$top_srcdir/src/kernel-hazards.tab" >"$work/hazards.want"
+check "KERNEL HAZARDS lists src/kernel-hazards.tab (make man-hazards)" \
+	cmp -s "$work/hazards.want" "$work/hazards.have"
+check "KERNEL HAZARDS is not empty" test -s "$work/hazards.have"
+
 # Global options, under OPTIONS.
 awk '/^OPTIONS/{on=1; next} /^[A-Z]/{on=0} on' "$work/page" >"$work/sec-options"
 for opt in $("$FBCLASSCTL" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do

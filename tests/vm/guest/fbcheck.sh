@@ -135,7 +135,7 @@ fb_list_field() {
 }
 
 # fb_info_field fbN JQ: one value of `fbclassctl info -J fbN`, e.g.
-# '.path_id' or '.parents[0].driver' (relative to the device object).
+# '.path' or '.parents[0].driver' (relative to the device object).
 fb_info_field() {
 	fbclassctl info -J "$1" 2>/tmp/info.err | jq -r ".framebuffers[0] | $2"
 	[ -s /tmp/info.err ] && sed 's/^/# info: /' /tmp/info.err >&2

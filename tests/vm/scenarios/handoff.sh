@@ -17,8 +17,8 @@ scenario() {
 	t_is "$(fb_list_field fb0 path)" "$(vesafb_path_id)" "before: list shows path $(vesafb_path_id)"
 	t_is "$(fb_list_field fb0 bpp)" 16 "before: list shows 16 bpp (vga=0x317)"
 	t_is "$(fb_list_field fb0 res)" 1024x768 "before: list shows 1024x768"
-	t_check "before: info names the path id" sh -c "fbclassctl info fb0 | grep -qE '^ +path_id +$(vesafb_path_id)\$'"
-	t_is "$(fb_info_field fb0 .path_id)" "$(vesafb_path_id)" "before: info -J path_id"
+	t_check "before: info names the path id" sh -c "fbclassctl info fb0 | grep -qE '^ +path +$(vesafb_path_id)\$'"
+	t_is "$(fb_info_field fb0 .path)" "$(vesafb_path_id)" "before: info -J path"
 	t_is "$(fb_info_field fb0 '.parents[0] | "\(.sysname) \(.subsystem) \(.driver)"')" \
 		"vesa-framebuffer.0 platform vesa-framebuffer" "before: info -J parent, subsystem, driver"
 	t_is "$(fb_info_field fb0 .node.correct)" true "before: info -J says /dev/fb0 is correct"
@@ -37,9 +37,9 @@ scenario() {
 	t_is "$(fb_list_field fb0 subsystem)" pci "after: list shows subsystem pci"
 	t_is "$(fb_list_field fb0 path)" pci-0000:00:02.0 "after: list shows path pci-0000:00:02.0"
 	t_is "$(fb_list_field fb0 id)" bochs-drmdrmfb "after: list shows id bochs-drmdrmfb"
-	t_check "after: info names the path id" sh -c "fbclassctl info fb0 | grep -qE '^ +path_id +pci-0000:00:02.0\$'"
+	t_check "after: info names the path id" sh -c "fbclassctl info fb0 | grep -qE '^ +path +pci-0000:00:02.0\$'"
 	t_check "after: info names the driver" sh -c 'fbclassctl info fb0 | grep -F bochs-drm'
-	t_is "$(fb_info_field fb0 .path_id)" pci-0000:00:02.0 "after: info -J path_id"
+	t_is "$(fb_info_field fb0 .path)" pci-0000:00:02.0 "after: info -J path"
 	t_is "$(fb_info_field fb0 '.parents[0] | "\(.sysname) \(.subsystem) \(.driver) \(.module)"')" \
 		"0000:00:02.0 pci bochs-drm bochs" "after: info -J parent, subsystem, driver, module"
 	fb_vs_fbset fb0
