@@ -25,6 +25,8 @@ static void coldplug_help(void)
 	       "  --validate       validate each device whose node this run creates, in\n"
 	       "                   bench's quick mode; the node stays, a failure gives\n"
 	       "                   exit status 3\n"
+	       "  --full-scan      read sysfs through the library, as list does (slower;\n"
+	       "                   the plan is the same)\n"
 	       "  -h, --help       show this help\n");
 }
 

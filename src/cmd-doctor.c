@@ -171,7 +171,7 @@ static int do_doctor(int argc, char *argv[])
 	}
 	if (fb_cmd_scan(&fbs, FB_SCAN_NODE, false) < 0)
 		return FB_EXIT_ERROR;
-	r = drm_scan(&drm);
+	r = drm_scan(&drm, DRM_SCAN_ALL);
 	if (r < 0) {
 		log_errno(r, "cannot scan /sys/class/drm: %m");
 		goto finish;

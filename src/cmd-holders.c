@@ -428,7 +428,7 @@ static int do_holders(int argc, char *argv[])
 	r = 0;
 	for (int i = optind; i < argc && r == 0; i++)
 		if (strncmp(argv[i], "card", 4) == 0 && !drm.n)
-			r = drm_scan(&drm);
+			r = drm_scan(&drm, DRM_SCAN_ALL);
 	if (r < 0)
 		log_errno(r, "cannot scan /sys/class/drm: %m");
 	else

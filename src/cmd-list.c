@@ -634,7 +634,7 @@ static int do_list(int argc, char *argv[])
 	ret = fb_exit_code(r);
 	if (r == -ENOMEM)
 		goto finish;
-	r = needs_drm(&ctl) ? drm_scan(&drm) : 0;
+	r = needs_drm(&ctl) ? drm_scan(&drm, DRM_SCAN_ALL) : 0;
 	if (r < 0) {
 		log_errno(r, "cannot scan /sys/class/drm: %m");
 		ret = FB_EXIT_ERROR;

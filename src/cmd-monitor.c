@@ -61,7 +61,7 @@ static void describe_card(const struct fb_monitor_event *ev, struct monitor_line
 	size_t n = 0;
 
 	drm_list_free(drm);
-	if (drm_scan(drm) < 0)
+	if (drm_scan(drm, DRM_SCAN_ALL) < 0)
 		return;
 	for (size_t i = 0; i < drm->n && !card; i++)
 		if (strcmp(drm->cards[i].name, ev->sysname) == 0)

@@ -392,7 +392,7 @@ static int read_edid(struct drm_connector *c)
 	return 0;
 }
 
-static int connector_read(struct fb_sysfs_dev *sd, struct drm_connector *c)
+static int connector_read(struct fb_sysfs_dev *sd, unsigned what, struct drm_connector *c)
 {
 	static const char *const enabled[] = { "enabled", "disabled" };
 	static const char *const dpms[] = { "On", "Standby", "Suspend", "Off" };
@@ -403,6 +403,8 @@ static int connector_read(struct fb_sysfs_dev *sd, struct drm_connector *c)
 	if (!c->name || !c->syspath)
 		return -ENOMEM;
 	r = read_status(sd, c);
+	if (r == 0 && (what & DRM_SCAN_PLAN))
+		return what & DRM_SCAN_EDID ? read_edid(c) : 0;
 	if (r == 0)
 		r = read_word(sd, c, "enabled", enabled, ARRAY_SIZE(enabled), &c->enabled);
 	if (r == 0)
@@ -414,7 +416,7 @@ static int connector_read(struct fb_sysfs_dev *sd, struct drm_connector *c)
 	return r;
 }
 
-static int card_read(struct fb_sysfs_dev *sd, struct drm_card *c)
+static int card_read(struct fb_sysfs_dev *sd, unsigned what, struct drm_card *c)
 {
 	_cleanup_free_ char *dev = NULL;
 	int r;
@@ -423,6 +425,8 @@ static int card_read(struct fb_sysfs_dev *sd, struct drm_card *c)
 	c->syspath = strdup(fb_sysfs_dev_syspath(sd));
 	if (!c->name || !c->syspath)
 		return -ENOMEM;
+	if (what & DRM_SCAN_PLAN)
+		return fb_sysfs_dev_parents(sd, &c->parents, &c->n_parents);
 	r = read_text(sd, "dev", &dev);
 	if (r < 0)
 		return r;
@@ -466,7 +470,7 @@ static struct drm_card *card_by_syspath(struct drm_list *list, const char *syspa
 /* One pass per kind of entry: cards first, then what hangs off them. */
 enum entry_pass { PASS_CARDS, PASS_CONNECTORS, PASS_RENDER };
 
-static int add_connector(struct drm_list *list, struct fb_sysfs_dev *sd)
+static int add_connector(struct drm_list *list, struct fb_sysfs_dev *sd, unsigned what)
 {
 	const char *syspath = fb_sysfs_dev_syspath(sd);
 	const char *slash = strrchr(syspath, '/');
@@ -482,7 +486,7 @@ static int add_connector(struct drm_list *list, struct fb_sysfs_dev *sd)
 		return -ENOMEM;
 	card->connectors = v;
 	memset(&v[card->n_connectors], 0, sizeof(*v));
-	return connector_read(sd, &card->connectors[card->n_connectors++]);
+	return connector_read(sd, what, &card->connectors[card->n_connectors++]);
 }
 
 static int add_render(struct drm_list *list, struct fb_sysfs_dev *sd)
@@ -510,7 +514,7 @@ static int add_render(struct drm_list *list, struct fb_sysfs_dev *sd)
 	return r;
 }
 
-static int add_card(struct drm_list *list, struct fb_sysfs_dev *sd)
+static int add_card(struct drm_list *list, struct fb_sysfs_dev *sd, unsigned what)
 {
 	struct drm_card *v = realloc(list->cards, (list->n + 1) * sizeof(*v));
 
@@ -518,11 +522,11 @@ static int add_card(struct drm_list *list, struct fb_sysfs_dev *sd)
 		return -ENOMEM;
 	list->cards = v;
 	memset(&v[list->n], 0, sizeof(*v));
-	return card_read(sd, &list->cards[list->n++]);
+	return card_read(sd, what, &list->cards[list->n++]);
 }
 
 static int scan_pass(struct fb_sysfs *s, char **paths, size_t n, enum entry_pass pass,
-		     struct drm_list *list)
+		     unsigned what, struct drm_list *list)
 {
 	for (size_t i = 0; i < n; i++) {
 		const char *base = strrchr(paths[i], '/');
@@ -546,9 +550,9 @@ static int scan_pass(struct fb_sysfs *s, char **paths, size_t n, enum entry_pass
 			    base);
 			continue;
 		}
-		r = pass == PASS_CARDS	  ? add_card(list, sd)
+		r = pass == PASS_CARDS	  ? add_card(list, sd, what)
 		    : pass == PASS_RENDER ? add_render(list, sd)
-					  : add_connector(list, sd);
+					  : add_connector(list, sd, what);
 		fb_sysfs_dev_close(sd);
 		if (r < 0)
 			return r;
@@ -556,22 +560,24 @@ static int scan_pass(struct fb_sysfs *s, char **paths, size_t n, enum entry_pass
 	return 0;
 }
 
-int drm_scan(struct drm_list *list)
+int drm_scan(struct drm_list *list, unsigned what)
 {
 	static const enum entry_pass passes[] = { PASS_CARDS, PASS_CONNECTORS,
 						  PASS_RENDER };
+	bool plan = what & DRM_SCAN_PLAN;
 	struct fb_sysfs *s = NULL;
 	char **paths = NULL;
 	size_t n = 0;
 	int r;
 
 	memset(list, 0, sizeof(*list));
-	r = fb_sysfs_new(&s, "drm");
+	r = fb_sysfs_new(&s, "drm", plan ? FB_SYSFS_DIRECT : FB_SYSFS_LIBRARY);
 	if (r < 0)
 		return r;
 	r = fb_sysfs_class_list(s, &paths, &n);
-	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(passes); i++)
-		r = scan_pass(s, paths, n, passes[i], list);
+	/* Render nodes, the last pass, are of no use to a plan. */
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(passes) - (plan ? 1 : 0); i++)
+		r = scan_pass(s, paths, n, passes[i], what, list);
 	strv_free(paths, n);
 	fb_sysfs_free(s);
 	if (r < 0) {

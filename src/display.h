@@ -60,12 +60,23 @@ struct drm_list {
 	size_t n;
 };
 
+/* What drm_scan() reads. */
+enum drm_scan_what {
+	DRM_SCAN_ALL = 0,
+	/* What a node plan needs: each card's parents and its connectors'
+	 * status, through the sysfs seam's direct reader.  No device
+	 * numbers, enabled, dpms, modes or render nodes. */
+	DRM_SCAN_PLAN = 1 << 0,
+	/* With DRM_SCAN_PLAN: the EDIDs too (rules on monitor=). */
+	DRM_SCAN_EDID = 1 << 1,
+};
+
 /* Read /sys/class/drm: every card with its connectors and render node.  No
  * class (no DRM driver loaded) is an empty list.  A card that vanishes
  * during the scan is left out with a warning; an unreadable attribute is
  * recorded in the connector's problem.  0 or -errno (the class could not
  * be read, or no memory). */
-int drm_scan(struct drm_list *list);
+int drm_scan(struct drm_list *list, unsigned what);
 void drm_list_free(struct drm_list *list);
 
 /* What a framebuffer is.  See fb_kind_of(). */

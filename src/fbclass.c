@@ -378,34 +378,14 @@ static int build_path_id(struct fb_device *d)
 	return (!d->path_id && errno == ENOMEM) ? -ENOMEM : 0;
 }
 
-/* Read a sysfs attribute as raw bytes, without the newline stripping
- * libudev does: the strict parsers must see exactly what the kernel wrote.
- * Open, read, close.  -ENOENT when absent, -EINVAL when it holds a NUL. */
-static int read_attr_raw(const char *syspath, const char *attr, char *buf, size_t size)
+/* syspath/attr as fb_sysfs_dev_read() reads it. */
+static int read_attr(const char *syspath, const char *attr, char *buf, size_t size)
 {
-	_cleanup_free_ char *path = NULL;
-	_cleanup_close_ int fd = -1;
-	size_t n = 0;
+	char path[PATH_MAX];
 
-	if (asprintf(&path, "%s/%s", syspath, attr) < 0)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -errno;
-	while (n < size - 1) {
-		ssize_t r = read(fd, buf + n, size - 1 - n);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = '\0';
-	return memchr(buf, '\0', n) ? -EINVAL : (int)n;
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", syspath, attr) >= sizeof(path))
+		return -ENAMETOOLONG;
+	return fb_read_file_at(AT_FDCWD, path, buf, size);
 }
 
 /* readlink(2) into buf, NUL-terminated; "-" when path is no symlink or
@@ -442,11 +422,11 @@ int fb_device_fingerprint(const char *name, char **out)
 	if (r == 0 && strcmp(link, "-") == 0)
 		r = -ENODEV;
 	if (r == 0)
-		r = read_attr_raw(path, "dev", dev, sizeof(dev));
+		r = read_attr(path, "dev", dev, sizeof(dev));
 	if (r >= 0)
-		r = read_attr_raw(path, "uevent", uevent, sizeof(uevent));
+		r = read_attr(path, "uevent", uevent, sizeof(uevent));
 	if (r >= 0) {
-		r = read_attr_raw(path, "name", fbname, sizeof(fbname));
+		r = read_attr(path, "name", fbname, sizeof(fbname));
 		if (r == -ENOENT) /* "name" may be missing; "dev" and "uevent" not */
 			r = snprintf(fbname, sizeof(fbname), "-");
 	}
@@ -560,7 +540,7 @@ static int fb_device_from_sysfs(struct fb_sysfs_dev *sd, unsigned what,
 	memset(d, 0, sizeof(*d));
 	if (!name || !syspath)
 		return -ENODEV;
-	r = read_attr_raw(syspath, "dev", dev, sizeof(dev));
+	r = fb_sysfs_dev_read(sd, "dev", dev, sizeof(dev));
 	if (r == -ENOENT)
 		return -ENODEV; /* not a framebuffer: fbcon */
 	if (r < 0 && r != -EINVAL) {
@@ -577,7 +557,7 @@ static int fb_device_from_sysfs(struct fb_sysfs_dev *sd, unsigned what,
 		WRN("%s: malformed dev attribute \"%s\"", name, esc ? esc : "");
 		return -EINVAL;
 	}
-	r = read_attr_raw(syspath, "uevent", uevent, sizeof(uevent));
+	r = fb_sysfs_dev_read(sd, "uevent", uevent, sizeof(uevent));
 	if (r == -ENOENT) {
 		uevent[0] = '\0';
 	} else if (r < 0) {
@@ -603,13 +583,24 @@ static int fb_device_from_sysfs(struct fb_sysfs_dev *sd, unsigned what,
 	d->devname = strdup(devname ? devname : name);
 	if (!d->name || !d->syspath || !d->devname)
 		goto nomem;
-	if (copy_attrs(sd, what, d) < 0 ||
-	    fb_parents_copy(sd, &d->parents, &d->n_parents) < 0 || build_path_id(d) < 0)
+	if (copy_attrs(sd, what, d) < 0)
+		goto nomem;
+	if (what & FB_SCAN_PLAN)
+		r = fb_sysfs_dev_parents(sd, &d->parents, &d->n_parents);
+	else
+		r = fb_parents_copy(sd, &d->parents, &d->n_parents);
+	if (r < 0 || build_path_id(d) < 0)
 		goto nomem;
 	return 0;
 nomem:
 	fb_device_free(d);
 	return -ENOMEM;
+}
+
+static enum fb_sysfs_reader scan_reader(unsigned what)
+{
+	return (what & FB_SCAN_PLAN) && !(what & FB_SCAN_ATTRS) ? FB_SYSFS_DIRECT
+								: FB_SYSFS_LIBRARY;
 }
 
 static int fb_device_cmp(const void *a, const void *b)
@@ -631,7 +622,7 @@ int fb_device_scan(struct fb_device_list *list, unsigned what)
 	int r;
 
 	memset(list, 0, sizeof(*list));
-	r = fb_sysfs_new(&s, "graphics");
+	r = fb_sysfs_new(&s, "graphics", scan_reader(what));
 	if (r < 0)
 		return r;
 	r = fb_sysfs_class_list(s, &paths, &n_paths);
@@ -685,7 +676,7 @@ int fb_device_scan_one(const char *syspath, unsigned what, struct fb_device *dev
 	int r;
 
 	memset(dev, 0, sizeof(*dev));
-	r = fb_sysfs_new(&s, "graphics");
+	r = fb_sysfs_new(&s, "graphics", scan_reader(what));
 	if (r < 0)
 		return r;
 	r = fb_sysfs_dev_open(s, syspath, &sd);

@@ -49,12 +49,17 @@ struct fb_device_list {
 	size_t n;
 };
 
-/* What a scan reads.  Every scan reads dev, uevent and the parent chain
- * (driver, module, modalias, path id). */
+/* What a scan reads.  Every scan reads dev, uevent, the "name" attribute
+ * and the parent chain (driver, path id). */
 enum fb_scan_what {
-	FB_SCAN_NODE = 0, /* + the "name" attribute: what coldplug, hotplug,
-				 * the daemon and the rules need */
-	FB_SCAN_ATTRS = 1 << 0, /* + every attribute (list, info) */
+	/* Through the library, with each parent's module and modalias. */
+	FB_SCAN_NODE = 0,
+	/* The same, and every attribute (list, info). */
+	FB_SCAN_ATTRS = 1 << 0,
+	/* What a node plan needs and nothing more: the sysfs seam's direct
+	 * reader, parents without module or modalias (coldplug, hotplug,
+	 * the daemon).  Not with FB_SCAN_ATTRS. */
+	FB_SCAN_PLAN = 1 << 1,
 };
 
 /* Enumerate the graphics class.  Malformed entries are warned about and

@@ -58,6 +58,9 @@ int nodemgr_parse_option(int c, const char *arg, struct nodemgr_opts *o)
 	case NODEMGR_OPT_VALIDATE:
 		o->validate = fbclassctl_bench_quick;
 		return 0;
+	case NODEMGR_OPT_FULL_SCAN:
+		o->full_scan = true;
+		return 0;
 	case NODEMGR_OPT_SETTLE:
 		if (parse_seconds(arg, true, &o->settle) == 0)
 			return 0;
@@ -84,7 +87,7 @@ int nodemgr_check_args(const char *cmd, int argc, char *argv[],
 static bool is_hotplug_option(int c)
 {
 	return c == NODEMGR_OPT_DEV || c == NODEMGR_OPT_CONFIG ||
-	       c == NODEMGR_OPT_DRY_RUN;
+	       c == NODEMGR_OPT_DRY_RUN || c == NODEMGR_OPT_FULL_SCAN;
 }
 
 int nodemgr_parse_args(int argc, char *argv[], bool coldplug, struct nodemgr_opts *o)
@@ -97,6 +100,7 @@ int nodemgr_parse_args(int argc, char *argv[], bool coldplug, struct nodemgr_opt
 		NODEMGR_OPTION_LOAD_MODULES,
 		NODEMGR_OPTION_SETTLE,
 		NODEMGR_OPTION_VALIDATE,
+		NODEMGR_OPTION_FULL_SCAN,
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -195,6 +199,12 @@ static void inputs_free(struct node_input *in, size_t n)
 	free(in);
 }
 
+/* What the plan needs, read directly, unless --full-scan. */
+static unsigned scan_what(const struct nodemgr_opts *o)
+{
+	return o->full_scan ? FB_SCAN_NODE : FB_SCAN_PLAN;
+}
+
 static int plan_devices(const struct fb_device_list *list, const struct fb_rules *rules,
 			const struct nodemgr_opts *o, struct node_plan *plan)
 {
@@ -211,7 +221,10 @@ static int plan_devices(const struct fb_device_list *list, const struct fb_rules
 		return -ENOMEM;
 	}
 	/* the connectors, for fb/by-connector and the rules that name them */
-	r = drm_scan(&drm);
+	r = drm_scan(&drm, o->full_scan ? DRM_SCAN_ALL
+			   : fb_rules_match_monitors(rules)
+				   ? DRM_SCAN_PLAN | DRM_SCAN_EDID
+				   : DRM_SCAN_PLAN);
 	if (r == -ENOMEM)
 		goto finish;
 	if (r < 0)
@@ -261,7 +274,7 @@ static int run_plan(const struct nodemgr_opts *o, const struct fb_rules *rules,
 	int r;
 
 	umask(022);
-	r = fb_cmd_scan(&run->list, FB_SCAN_NODE, false);
+	r = fb_cmd_scan(&run->list, scan_what(o), false);
 	if (r < 0)
 		return r;
 	r = plan_devices(&run->list, rules, o, &run->plan);
@@ -517,7 +530,7 @@ static int check_add(const struct fb_uevent *ev)
 
 	if (r < 0)
 		return r;
-	r = fb_device_scan_one(syspath, FB_SCAN_NODE, &dev);
+	r = fb_device_scan_one(syspath, FB_SCAN_PLAN, &dev);
 	if (r < 0) {
 		ERR("%s: uevent rejected: %s is not a framebuffer now: %s", ev->devname,
 		    syspath, r == -ENODEV ? "gone or without dev" : strerror(-r));
@@ -545,7 +558,7 @@ static bool remove_is_stale(const struct fb_uevent *ev)
 	bool stale;
 
 	snprintf(syspath, sizeof(syspath), "/sys%s", ev->devpath);
-	stale = fb_device_scan_one(syspath, FB_SCAN_NODE, &dev) == 0 &&
+	stale = fb_device_scan_one(syspath, FB_SCAN_PLAN, &dev) == 0 &&
 		dev.devnum == ev->devnum;
 	fb_device_free(&dev);
 	if (stale)

@@ -34,6 +34,7 @@ struct nodemgr_opts {
 	bool dry_run;
 	bool check_config;
 	bool load_modules;
+	bool full_scan; /* read sysfs through the library, as list does */
 	bool say_removed; /* print "removed PATH" on stdout for each entry removed */
 	bool help; /* --help was given: the command prints its help */
 	double settle; /* seconds to wait after loading modules; 0: do not wait */
@@ -42,7 +43,8 @@ struct nodemgr_opts {
 
 /*
  * The options of coldplug (all of them) or, without coldplug, of hotplug
- * (--dev, --config, --dry-run; another coldplug option is named as one).
+ * (--dev, --config, --dry-run, --full-scan; another coldplug option is
+ * named as one).
  * argv[0] is the command.  0, or -EINVAL for a usage error, already
  * reported (the command says how to get help).
  */
@@ -62,6 +64,7 @@ enum {
 	NODEMGR_OPT_LOAD_MODULES,
 	NODEMGR_OPT_SETTLE,
 	NODEMGR_OPT_VALIDATE,
+	NODEMGR_OPT_FULL_SCAN,
 	NODEMGR_OPT_END,
 };
 /* Their entries of a getopt_long table (<getopt.h>), one a line. */
@@ -73,6 +76,7 @@ enum {
 #define NODEMGR_OPTION_LOAD_MODULES { "load-modules", no_argument, NULL, NODEMGR_OPT_LOAD_MODULES }
 #define NODEMGR_OPTION_SETTLE       { "settle", required_argument, NULL, NODEMGR_OPT_SETTLE }
 #define NODEMGR_OPTION_VALIDATE     { "validate", no_argument, NULL, NODEMGR_OPT_VALIDATE }
+#define NODEMGR_OPTION_FULL_SCAN    { "full-scan", no_argument, NULL, NODEMGR_OPT_FULL_SCAN }
 /* clang-format on */
 /* The defaults: --dev /dev, --config FB_RULES_DEFAULT_FILE, --settle 5. */
 void nodemgr_opts_init(struct nodemgr_opts *o);

@@ -596,6 +596,14 @@ static bool glob_matches_any(const char *pattern, const char *const *v, size_t n
 	return false;
 }
 
+bool fb_rules_match_monitors(const struct fb_rules *r)
+{
+	for (size_t i = 0; r && i < r->n; i++)
+		if (r->rules[i].match_monitor)
+			return true;
+	return false;
+}
+
 const struct fb_rule *fb_rules_match(const struct fb_rules *r,
 				     const struct fb_rule_subject *s)
 {

@@ -66,6 +66,9 @@ struct fb_rule_subject {
 const struct fb_rule *fb_rules_match(const struct fb_rules *r,
 				     const struct fb_rule_subject *s);
 
+/* Does a rule match on monitor=?  (Only then are EDIDs read for a plan.) */
+bool fb_rules_match_monitors(const struct fb_rules *r);
+
 /* Validate one rule link ("display/main").  NULL when fine, else a static
  * reason ("must be relative"). */
 const char *fb_rule_link_problem(const char *link);

@@ -25,20 +25,33 @@
 #include "log.h"
 #include "macro.h"
 #include "strutil.h"
-#include "sysfs.h"
+#include "sysfs-reader.h"
 
 const char fb_sysfs_backend_name[] = "libsysfs";
 
-struct fb_sysfs {
+struct libsysfs_sysfs {
+	struct fb_sysfs base;
 	struct sysfs_class *cls;
 	char subsystem[32];
 };
 
-struct fb_sysfs_dev {
+struct libsysfs_dev {
+	struct fb_sysfs_dev base;
 	struct sysfs_class_device *cdev;
 	char *syspath;
-	const char *sysname;
 };
+
+static const struct fb_sysfs_ops libsysfs_ops;
+
+static struct libsysfs_sysfs *to_lib(struct fb_sysfs *s)
+{
+	return fb_sysfs_container_of(s, struct libsysfs_sysfs, base);
+}
+
+static struct libsysfs_dev *to_dev(struct fb_sysfs_dev *d)
+{
+	return fb_sysfs_container_of(d, struct libsysfs_dev, base);
+}
 
 /* 0 when path + "/" + name fits libsysfs's buffers, else -ENAMETOOLONG
  * (reported, naming the path). */
@@ -89,21 +102,25 @@ static bool entry_exists(const char *path, const char *name)
 	return asprintf(&p, "%s/%s", path, name) >= 0 && lstat(p, &st) == 0;
 }
 
-int fb_sysfs_new(struct fb_sysfs **s, const char *subsystem)
+int fb_sysfs_library_new(struct fb_sysfs **out, const char *subsystem)
 {
-	if (strlen(subsystem) >= sizeof((*s)->subsystem))
+	struct libsysfs_sysfs *s;
+
+	if (strlen(subsystem) >= sizeof(s->subsystem))
 		return -EINVAL;
-	*s = calloc(1, sizeof(**s));
-	if (!*s)
+	s = calloc(1, sizeof(*s));
+	if (!s)
 		return -ENOMEM;
-	strcpy((*s)->subsystem, subsystem);
+	s->base.ops = &libsysfs_ops;
+	strcpy(s->subsystem, subsystem);
+	*out = &s->base;
 	return 0;
 }
 
-void fb_sysfs_free(struct fb_sysfs *s)
+static void libsysfs_free(struct fb_sysfs *base)
 {
-	if (!s)
-		return;
+	struct libsysfs_sysfs *s = to_lib(base);
+
 	if (s->cls)
 		sysfs_close_class(s->cls);
 	free(s);
@@ -128,8 +145,9 @@ static char *class_entry_path(const char *classpath, const char *name)
 	return canon;
 }
 
-int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n)
+static int libsysfs_class_list(struct fb_sysfs *base, char ***syspaths, size_t *n)
 {
+	struct libsysfs_sysfs *s = to_lib(base);
 	struct sysfs_class_device *cdev;
 	struct dlist *devs;
 	size_t cap = 0;
@@ -178,12 +196,14 @@ int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n)
 	return r;
 }
 
-int fb_sysfs_dev_open(struct fb_sysfs *s, const char *syspath, struct fb_sysfs_dev **d)
+static int libsysfs_dev_open(struct fb_sysfs *base, const char *syspath,
+			     struct fb_sysfs_dev **out)
 {
 	_cleanup_free_ char *canon = NULL, *link = NULL, *subsystem = NULL;
+	struct libsysfs_sysfs *s = to_lib(base);
+	struct libsysfs_dev *d;
 	int r;
 
-	*d = NULL;
 	r = path_fits(syspath, NULL);
 	if (r < 0)
 		return r;
@@ -200,42 +220,34 @@ int fb_sysfs_dev_open(struct fb_sysfs *s, const char *syspath, struct fb_sysfs_d
 	subsystem = readlink_basename(link);
 	if (!streq_ptr(subsystem, s->subsystem))
 		return -ENODEV;
-	*d = calloc(1, sizeof(**d));
-	if (!*d)
+	d = calloc(1, sizeof(*d));
+	if (!d)
 		return -ENOMEM;
-	(*d)->cdev = sysfs_open_class_device_path(canon);
-	if (!(*d)->cdev) {
-		free(*d);
-		*d = NULL;
+	d->cdev = sysfs_open_class_device_path(canon);
+	if (!d->cdev) {
+		free(d);
 		return errno == ENOMEM ? -ENOMEM : -ENODEV;
 	}
-	(*d)->syspath = canon;
-	(*d)->sysname = base_name(canon);
-	canon = NULL;
+	d->base.ops = &libsysfs_ops;
+	d->syspath = TAKE_PTR(canon);
+	d->base.syspath = d->syspath;
+	d->base.sysname = base_name(d->syspath);
+	*out = &d->base;
 	return 0;
 }
 
-void fb_sysfs_dev_close(struct fb_sysfs_dev *d)
+static void libsysfs_dev_close(struct fb_sysfs_dev *base)
 {
-	if (!d)
-		return;
+	struct libsysfs_dev *d = to_dev(base);
+
 	sysfs_close_class_device(d->cdev);
 	free(d->syspath);
 	free(d);
 }
 
-const char *fb_sysfs_dev_syspath(const struct fb_sysfs_dev *d)
+static char *libsysfs_dev_attr(struct fb_sysfs_dev *base, const char *name)
 {
-	return d->syspath;
-}
-
-const char *fb_sysfs_dev_sysname(const struct fb_sysfs_dev *d)
-{
-	return d->sysname;
-}
-
-char *fb_sysfs_dev_attr(struct fb_sysfs_dev *d, const char *name)
-{
+	struct libsysfs_dev *d = to_dev(base);
 	struct sysfs_attribute *a;
 
 	if (path_fits(d->syspath, name) < 0) {
@@ -249,8 +261,9 @@ char *fb_sysfs_dev_attr(struct fb_sysfs_dev *d, const char *name)
 	return strdup(a->value);
 }
 
-int fb_sysfs_dev_attr_names(struct fb_sysfs_dev *d, char ***names, size_t *n)
+static int libsysfs_dev_attr_names(struct fb_sysfs_dev *base, char ***names, size_t *n)
 {
+	struct libsysfs_dev *d = to_dev(base);
 	struct dirent *de;
 	size_t cap = 0;
 	int r = 0;
@@ -323,14 +336,14 @@ static int copy_parent(struct sysfs_device *p, struct fb_parent *fp)
 	return fp->syspath && fp->sysname ? 0 : -ENOMEM;
 }
 
-int fb_sysfs_dev_parents(struct fb_sysfs_dev *d, struct fb_parent **parents, size_t *n)
+static int libsysfs_dev_parents(struct fb_sysfs_dev *base, struct fb_parent **parents,
+				size_t *n)
 {
+	struct libsysfs_dev *d = to_dev(base);
 	struct sysfs_device *first, *p;
 	size_t count = 0;
 	int r;
 
-	*parents = NULL;
-	*n = 0;
 	if (path_fits(d->syspath, "device") < 0)
 		return 0;
 	first = sysfs_get_classdev_device(d->cdev);
@@ -352,6 +365,17 @@ int fb_sysfs_dev_parents(struct fb_sysfs_dev *d, struct fb_parent **parents, siz
 	}
 	return 0;
 }
+
+static const struct fb_sysfs_ops libsysfs_ops = {
+	.free = libsysfs_free,
+	.class_list = libsysfs_class_list,
+	.dev_open = libsysfs_dev_open,
+	.dev_close = libsysfs_dev_close,
+	.dev_attr = libsysfs_dev_attr,
+	.dev_read = fb_sysfs_read_by_path,
+	.dev_attr_names = libsysfs_dev_attr_names,
+	.dev_parents = libsysfs_dev_parents,
+};
 
 int fb_sysfs_for_each_unbound(const char *const *subsystems, size_t n,
 			      fb_sysfs_unbound_fn fn, void *userdata)

@@ -11,46 +11,64 @@
 #include "log.h"
 #include "macro.h"
 #include "strutil.h"
-#include "sysfs.h"
+#include "sysfs-reader.h"
 
 const char fb_sysfs_backend_name[] = "libudev";
 
-struct fb_sysfs {
+struct udev_sysfs {
+	struct fb_sysfs base;
 	struct udev *udev;
 	char subsystem[32];
 };
 
-struct fb_sysfs_dev {
+struct udev_sysfs_dev {
+	struct fb_sysfs_dev base;
 	struct udev_device *ud;
 };
 
-int fb_sysfs_new(struct fb_sysfs **s, const char *subsystem)
+static const struct fb_sysfs_ops udev_sysfs_ops;
+
+static struct udev_sysfs *to_udev(struct fb_sysfs *s)
 {
-	if (strlen(subsystem) >= sizeof((*s)->subsystem))
+	return fb_sysfs_container_of(s, struct udev_sysfs, base);
+}
+
+static struct udev_device *to_ud(struct fb_sysfs_dev *d)
+{
+	return fb_sysfs_container_of(d, struct udev_sysfs_dev, base)->ud;
+}
+
+int fb_sysfs_library_new(struct fb_sysfs **out, const char *subsystem)
+{
+	struct udev_sysfs *s;
+
+	if (strlen(subsystem) >= sizeof(s->subsystem))
 		return -EINVAL;
-	*s = calloc(1, sizeof(**s));
-	if (!*s)
+	s = calloc(1, sizeof(*s));
+	if (!s)
 		return -ENOMEM;
-	strcpy((*s)->subsystem, subsystem);
-	(*s)->udev = udev_new();
-	if (!(*s)->udev) {
-		free(*s);
-		*s = NULL;
+	s->base.ops = &udev_sysfs_ops;
+	strcpy(s->subsystem, subsystem);
+	s->udev = udev_new();
+	if (!s->udev) {
+		free(s);
 		return -ENOMEM;
 	}
+	*out = &s->base;
 	return 0;
 }
 
-void fb_sysfs_free(struct fb_sysfs *s)
+static void udev_sysfs_free(struct fb_sysfs *base)
 {
-	if (!s)
-		return;
+	struct udev_sysfs *s = to_udev(base);
+
 	udev_unref(s->udev);
 	free(s);
 }
 
-int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n)
+static int udev_sysfs_class_list(struct fb_sysfs *base, char ***syspaths, size_t *n)
 {
+	struct udev_sysfs *s = to_udev(base);
 	struct udev_enumerate *e = udev_enumerate_new(s->udev);
 	struct udev_list_entry *entry;
 	size_t cap = 0;
@@ -79,11 +97,13 @@ int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n)
 	return 0;
 }
 
-int fb_sysfs_dev_open(struct fb_sysfs *s, const char *syspath, struct fb_sysfs_dev **d)
+static int udev_sysfs_dev_open(struct fb_sysfs *base, const char *syspath,
+			       struct fb_sysfs_dev **out)
 {
+	struct udev_sysfs *s = to_udev(base);
 	struct udev_device *ud = udev_device_new_from_syspath(s->udev, syspath);
+	struct udev_sysfs_dev *d;
 
-	*d = NULL;
 	if (!ud)
 		return errno == ENOMEM ? -ENOMEM : -ENODEV;
 	if (!streq_ptr(udev_device_get_subsystem(ud), s->subsystem) ||
@@ -91,36 +111,31 @@ int fb_sysfs_dev_open(struct fb_sysfs *s, const char *syspath, struct fb_sysfs_d
 		udev_device_unref(ud);
 		return -ENODEV;
 	}
-	*d = calloc(1, sizeof(**d));
-	if (!*d) {
+	d = calloc(1, sizeof(*d));
+	if (!d) {
 		udev_device_unref(ud);
 		return -ENOMEM;
 	}
-	(*d)->ud = ud;
+	d->base.ops = &udev_sysfs_ops;
+	d->base.syspath = udev_device_get_syspath(ud);
+	d->base.sysname = udev_device_get_sysname(ud);
+	d->ud = ud;
+	*out = &d->base;
 	return 0;
 }
 
-void fb_sysfs_dev_close(struct fb_sysfs_dev *d)
+static void udev_sysfs_dev_close(struct fb_sysfs_dev *base)
 {
-	if (!d)
-		return;
+	struct udev_sysfs_dev *d =
+		fb_sysfs_container_of(base, struct udev_sysfs_dev, base);
+
 	udev_device_unref(d->ud);
 	free(d);
 }
 
-const char *fb_sysfs_dev_syspath(const struct fb_sysfs_dev *d)
+static char *udev_sysfs_dev_attr(struct fb_sysfs_dev *d, const char *name)
 {
-	return udev_device_get_syspath(d->ud);
-}
-
-const char *fb_sysfs_dev_sysname(const struct fb_sysfs_dev *d)
-{
-	return udev_device_get_sysname(d->ud);
-}
-
-char *fb_sysfs_dev_attr(struct fb_sysfs_dev *d, const char *name)
-{
-	const char *v = udev_device_get_sysattr_value(d->ud, name);
+	const char *v = udev_device_get_sysattr_value(to_ud(d), name);
 
 	if (!v) {
 		errno = 0;
@@ -129,7 +144,7 @@ char *fb_sysfs_dev_attr(struct fb_sysfs_dev *d, const char *name)
 	return strdup(v);
 }
 
-int fb_sysfs_dev_attr_names(struct fb_sysfs_dev *d, char ***names, size_t *n)
+static int udev_sysfs_dev_attr_names(struct fb_sysfs_dev *d, char ***names, size_t *n)
 {
 	struct udev_list_entry *e;
 	size_t cap = 0;
@@ -137,7 +152,7 @@ int fb_sysfs_dev_attr_names(struct fb_sysfs_dev *d, char ***names, size_t *n)
 
 	*names = NULL;
 	*n = 0;
-	udev_list_entry_foreach(e, udev_device_get_sysattr_list_entry(d->ud))
+	udev_list_entry_foreach(e, udev_device_get_sysattr_list_entry(to_ud(d)))
 	{
 		r = strv_push(names, n, &cap, strdup(udev_list_entry_get_name(e)));
 		if (r < 0) {
@@ -165,22 +180,21 @@ static int copy_parent(struct udev_device *p, struct fb_parent *fp)
 	return fp->syspath && fp->sysname ? 0 : -ENOMEM;
 }
 
-int fb_sysfs_dev_parents(struct fb_sysfs_dev *d, struct fb_parent **parents, size_t *n)
+static int udev_sysfs_dev_parents(struct fb_sysfs_dev *d, struct fb_parent **parents,
+				  size_t *n)
 {
 	struct udev_device *p;
 	size_t count = 0;
 	int r;
 
-	*parents = NULL;
-	*n = 0;
-	for (p = udev_device_get_parent(d->ud); p; p = udev_device_get_parent(p))
+	for (p = udev_device_get_parent(to_ud(d)); p; p = udev_device_get_parent(p))
 		count++;
 	if (!count)
 		return 0;
 	*parents = calloc(count, sizeof(**parents));
 	if (!*parents)
 		return -ENOMEM;
-	for (p = udev_device_get_parent(d->ud); p; p = udev_device_get_parent(p)) {
+	for (p = udev_device_get_parent(to_ud(d)); p; p = udev_device_get_parent(p)) {
 		/* Counted even when a copy fails: the caller frees what is there. */
 		r = copy_parent(p, &(*parents)[(*n)++]);
 		if (r < 0)
@@ -188,6 +202,17 @@ int fb_sysfs_dev_parents(struct fb_sysfs_dev *d, struct fb_parent **parents, siz
 	}
 	return 0;
 }
+
+static const struct fb_sysfs_ops udev_sysfs_ops = {
+	.free = udev_sysfs_free,
+	.class_list = udev_sysfs_class_list,
+	.dev_open = udev_sysfs_dev_open,
+	.dev_close = udev_sysfs_dev_close,
+	.dev_attr = udev_sysfs_dev_attr,
+	.dev_read = fb_sysfs_read_by_path,
+	.dev_attr_names = udev_sysfs_dev_attr_names,
+	.dev_parents = udev_sysfs_dev_parents,
+};
 
 int fb_sysfs_for_each_unbound(const char *const *subsystems, size_t n,
 			      fb_sysfs_unbound_fn fn, void *userdata)

@@ -2,10 +2,17 @@
 #pragma once
 
 /*
- * The seam between the scan (src/fbclass.c) and the library that reads
- * sysfs: libudev (src/sysfs-libudev.c, the default) or libsysfs
- * (src/sysfs-libsysfs.c, ./configure --with-libsysfs).  configure builds
- * exactly one of the two files; nothing above this header knows which.
+ * The seam between the scans (src/fbclass.c, src/display.c) and what reads
+ * sysfs.  Two readers:
+ * - the library: libudev (src/sysfs-libudev.c, the default) or libsysfs
+ *   (src/sysfs-libsysfs.c, ./configure --with-libsysfs).  configure builds
+ *   exactly one of the two files; nothing above this header knows which.
+ *   list, info and everything that shows a device read through it.
+ * - the direct reader (src/sysfs-direct.c), in every build: no library,
+ *   one fd on /sys and everything relative to it (openat, readlinkat,
+ *   faccessat, getdents64), each ancestor of a scan read once, one device
+ *   open at a time.  Parents come without modalias.  The node manager's
+ *   plan reads through it, so both builds make the same coldplug.
  *
  * Hold nothing: a struct fb_sysfs lives for one scan, a struct
  * fb_sysfs_dev for one device of it, and every string handed out is the
@@ -23,9 +30,14 @@ extern const char fb_sysfs_backend_name[];
 struct fb_sysfs;
 struct fb_sysfs_dev;
 
+enum fb_sysfs_reader {
+	FB_SYSFS_LIBRARY,
+	FB_SYSFS_DIRECT,
+};
+
 /* A reader of one class: "graphics", or "drm" for the display side.
- * Returns 0 or -errno. */
-int fb_sysfs_new(struct fb_sysfs **s, const char *subsystem);
+ * Returns 0 or -errno (-ENODEV: the direct reader found no /sys). */
+int fb_sysfs_new(struct fb_sysfs **s, const char *subsystem, enum fb_sysfs_reader reader);
 void fb_sysfs_free(struct fb_sysfs *s);
 
 /* The syspaths (canonical, /sys/devices/...) of every entry of the
@@ -36,7 +48,8 @@ int fb_sysfs_class_list(struct fb_sysfs *s, char ***syspaths, size_t *n);
 
 /* Open one device of the class by syspath (/sys/devices/... or
  * /sys/class/CLASS/NAME).  -ENODEV when it is gone or not of the class,
- * -ENAMETOOLONG when the backend cannot address it (reported). */
+ * -ENAMETOOLONG when the backend cannot address it (reported), -EBUSY
+ * when the direct reader has a device open already. */
 int fb_sysfs_dev_open(struct fb_sysfs *s, const char *syspath, struct fb_sysfs_dev **d);
 void fb_sysfs_dev_close(struct fb_sysfs_dev *d);
 const char *fb_sysfs_dev_syspath(const struct fb_sysfs_dev *d);
@@ -46,12 +59,17 @@ const char *fb_sysfs_dev_sysname(const struct fb_sysfs_dev *d);
  * may or may not be there: the caller strips them).  A malloc'd copy, or
  * NULL when absent, unreadable or out of memory (errno tells). */
 char *fb_sysfs_dev_attr(struct fb_sysfs_dev *d, const char *name);
+/* One attribute as raw bytes, NUL-terminated in buf (size bytes), without
+ * the newline stripping libudev does: the strict parsers must see exactly
+ * what the kernel wrote.  Its length, -ENOENT when absent, -EINVAL when it
+ * holds a NUL, or -errno; longer ones are cut at size - 1. */
+int fb_sysfs_dev_read(struct fb_sysfs_dev *d, const char *name, char *buf, size_t size);
 /* The names of the device's own regular-file attributes (no links, no
  * subdirectories): malloc'd array of malloc'd strings.  0 or -errno. */
 int fb_sysfs_dev_attr_names(struct fb_sysfs_dev *d, char ***names, size_t *n);
 /* The ancestors that are devices (they have a uevent file), nearest
- * first, with syspath, sysname, subsystem, driver and modalias filled in
- * (module is the caller's).  0 or -errno. */
+ * first, with syspath, sysname, subsystem, driver and (but for the direct
+ * reader) modalias filled in; module is the caller's.  0 or -errno. */
 int fb_sysfs_dev_parents(struct fb_sysfs_dev *d, struct fb_parent **parents, size_t *n);
 
 /* Module loading: for every device of the given bus subsystems that has a
@@ -71,6 +89,11 @@ char *fb_sysfs_unbound_modalias(const char *syspath);
  * driver's "module" link, read alike for both backends).  0 or -errno. */
 int fb_parents_copy(struct fb_sysfs_dev *sd, struct fb_parent **parents, size_t *n);
 void fb_parents_free(struct fb_parent *parents, size_t n);
+
+/* A file below dirfd (AT_FDCWD: an absolute path) as fb_sysfs_dev_read()
+ * returns an attribute: one open, one read for what fits (sysfs hands an
+ * attribute out whole, so a short read is its end), one close. */
+int fb_read_file_at(int dirfd, const char *path, char *buf, size_t size);
 
 /* The value of KEY= in uevent text ("KEY=VALUE\n" lines): a malloc'd
  * copy, or NULL when absent (or ENOMEM). */

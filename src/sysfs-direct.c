@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The sysfs seam's direct reader (src/sysfs.h), in every build: what a
+ * node plan needs and nothing more.  One fd on /sys, and every path below
+ * it read relative to that fd.  A scan reads each ancestor once, however
+ * many devices sit below it, and has one device open at a time, so that
+ * opening one allocates nothing.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fbclass.h"
+#include "log.h"
+#include "macro.h"
+#include "strutil.h"
+#include "sysfs-reader.h"
+
+/* A directory above a device: whether it is a device, and its links. */
+struct ancestor {
+	char *rel; /* below /sys: "devices/pci0000:00/0000:00:02.0" */
+	bool device; /* it has a uevent file */
+	char *subsystem, *driver; /* the links' last components; NULL: none */
+};
+
+struct direct_dev {
+	struct fb_sysfs_dev base;
+	char syspath[PATH_MAX + 5]; /* "/sys/" and rel */
+	const char *rel;
+	bool open;
+};
+
+struct direct {
+	struct fb_sysfs base;
+	char subsystem[32];
+	int sysfd;
+	struct ancestor *known;
+	size_t n_known, cap_known;
+	struct direct_dev dev;
+};
+
+static const struct fb_sysfs_ops direct_ops;
+
+static struct direct *to_direct(struct fb_sysfs *s)
+{
+	return fb_sysfs_container_of(s, struct direct, base);
+}
+
+static struct direct *owner_of(struct fb_sysfs_dev *d)
+{
+	return fb_sysfs_container_of(d, struct direct, dev.base);
+}
+
+static const char *last_component(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Cut the last component: "a/b/c" is "a/b", "a" is "". */
+static void cut_last(char *path)
+{
+	char *slash = strrchr(path, '/');
+
+	if (slash)
+		*slash = '\0';
+	else
+		*path = '\0';
+}
+
+/* "a/b" into buf.  -ENAMETOOLONG when it does not fit. */
+static int join(char *buf, size_t size, const char *a, const char *b)
+{
+	int n = snprintf(buf, size, "%s%s%s", a, *a && *b ? "/" : "", b);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * Where a link in directory dir (below /sys) with this target leads,
+ * below /sys, with "." and ".." applied to the text: sysfs's links are
+ * relative and lead to canonical paths.  -EINVAL when it leads out of
+ * /sys (or to /sys itself), -ENAMETOOLONG.
+ */
+static int resolve(const char *dir, const char *target, char *out, size_t size)
+{
+	const char *parts[2] = { dir, target };
+	size_t n = 0;
+
+	if (*target == '/') {
+		if (strncmp(target, "/sys/", 5) != 0)
+			return -EINVAL;
+		parts[0] = "";
+		parts[1] = target + 5;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
+		for (const char *p = parts[i]; *p;) {
+			size_t len = strcspn(p, "/");
+
+			if (len == 2 && p[0] == '.' && p[1] == '.') {
+				char *slash;
+
+				if (n == 0)
+					return -EINVAL;
+				out[n] = '\0';
+				slash = strrchr(out, '/');
+				n = slash ? (size_t)(slash - out) : 0;
+			} else if (len > 1 || (len == 1 && p[0] != '.')) {
+				if (n + 1 + len >= size)
+					return -ENAMETOOLONG;
+				if (n)
+					out[n++] = '/';
+				memcpy(out + n, p, len);
+				n += len;
+			}
+			p += len;
+			if (*p == '/')
+				p++;
+		}
+	}
+	out[n] = '\0';
+	return n ? 0 : -EINVAL;
+}
+
+/* readlinkat(2), NUL-terminated: the length, or -errno (-EINVAL: no
+ * symlink); a target that fills buf is -ENAMETOOLONG, never cut. */
+static int link_at(int dirfd, const char *path, char *buf, size_t size)
+{
+	ssize_t n = readlinkat(dirfd, path, buf, size - 1);
+
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= size - 1)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+/* The last component of link rel/name's target: *out malloc'd, NULL when
+ * there is no such link.  0 or -ENOMEM. */
+static int link_name(int sysfd, const char *rel, const char *name, char **out)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+
+	*out = NULL;
+	if (join(path, sizeof(path), rel, name) < 0 ||
+	    link_at(sysfd, path, target, sizeof(target)) < 0)
+		return 0;
+	*out = strdup(last_component(target));
+	return *out ? 0 : -ENOMEM;
+}
+
+int fb_sysfs_direct_new(struct fb_sysfs **out, const char *subsystem)
+{
+	struct direct *s;
+
+	if (strlen(subsystem) >= sizeof(s->subsystem))
+		return -EINVAL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->sysfd = open("/sys", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (s->sysfd < 0) {
+		int r = -errno;
+
+		free(s);
+		return r;
+	}
+	s->base.ops = &direct_ops;
+	s->dev.base.ops = &direct_ops;
+	strcpy(s->subsystem, subsystem);
+	*out = &s->base;
+	return 0;
+}
+
+static void direct_free(struct fb_sysfs *base)
+{
+	struct direct *s = to_direct(base);
+
+	for (size_t i = 0; i < s->n_known; i++) {
+		free(s->known[i].rel);
+		free(s->known[i].subsystem);
+		free(s->known[i].driver);
+	}
+	free(s->known);
+	close(s->sysfd);
+	free(s);
+}
+
+/* The syspath of one entry of the class directory: where its link leads,
+ * or the entry itself when it is a directory (the class layout of 2004).
+ * *path is NULL for what is neither.  0 or -ENOMEM. */
+static int entry_syspath(int classfd, const char *classdir, const struct dirent64 *de,
+			 char **path)
+{
+	char target[PATH_MAX], rel[PATH_MAX];
+	unsigned char type = de->d_type;
+	int r;
+
+	*path = NULL;
+	if (type == DT_UNKNOWN) {
+		struct stat st;
+
+		if (fstatat(classfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return 0;
+		type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+	}
+	if (type == DT_LNK) {
+		if (link_at(classfd, de->d_name, target, sizeof(target)) < 0 ||
+		    resolve(classdir, target, rel, sizeof(rel)) < 0)
+			return 0; /* gone, or leading nowhere: no device */
+	} else if (type == DT_DIR) {
+		if (join(rel, sizeof(rel), classdir, de->d_name) < 0)
+			return 0;
+	} else {
+		return 0;
+	}
+	r = asprintf(path, "/sys/%s", rel);
+	if (r < 0)
+		*path = NULL;
+	return r < 0 ? -ENOMEM : 0;
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int direct_class_list(struct fb_sysfs *base, char ***syspaths, size_t *n)
+{
+	struct direct *s = to_direct(base);
+	_cleanup_close_ int fd = -1;
+	char classdir[64], buf[8192] __attribute__((aligned(8)));
+	size_t cap = 0;
+	int r = 0;
+
+	*syspaths = NULL;
+	*n = 0;
+	snprintf(classdir, sizeof(classdir), "class/%s", s->subsystem);
+	fd = openat(s->sysfd, classdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno; /* no such class: no entries */
+	for (;;) {
+		ssize_t len = getdents64(fd, buf, sizeof(buf));
+
+		if (len <= 0) {
+			r = len < 0 ? -errno : 0;
+			break;
+		}
+		for (ssize_t off = 0; r == 0 && off < len;) {
+			const struct dirent64 *de = (const void *)(buf + off);
+			char *path;
+
+			off += de->d_reclen;
+			if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+				continue;
+			r = entry_syspath(fd, classdir, de, &path);
+			if (r == 0 && path)
+				r = strv_push(syspaths, n, &cap, path);
+		}
+		if (r < 0)
+			break;
+	}
+	if (r < 0) {
+		strv_free(*syspaths, *n);
+		*syspaths = NULL;
+		*n = 0;
+	} else if (*n) {
+		/* in the order libudev lists them, so warnings come alike */
+		qsort(*syspaths, *n, sizeof(**syspaths), path_cmp);
+	}
+	return r;
+}
+
+/* Is rel a device of the class?  Its subsystem link says so; a class
+ * directory of 2004 ("class/graphics/fb0") may have none. */
+static bool of_class(struct direct *s, const char *rel)
+{
+	_cleanup_free_ char *subsystem = NULL;
+	char classdir[64];
+	struct stat st;
+	size_t len;
+
+	if (link_name(s->sysfd, rel, "subsystem", &subsystem) < 0)
+		return false;
+	if (subsystem)
+		return strcmp(subsystem, s->subsystem) == 0;
+	len = (size_t)snprintf(classdir, sizeof(classdir), "class/%s/", s->subsystem);
+	return strncmp(rel, classdir, len) == 0 && !strchr(rel + len, '/') &&
+	       fstatat(s->sysfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int direct_dev_open(struct fb_sysfs *base, const char *syspath,
+			   struct fb_sysfs_dev **out)
+{
+	struct direct *s = to_direct(base);
+	struct direct_dev *d = &s->dev;
+	char rel[PATH_MAX], target[PATH_MAX], dir[PATH_MAX];
+	int r;
+
+	if (d->open)
+		return -EBUSY;
+	if (strncmp(syspath, "/sys/", 5) != 0)
+		return -ENODEV;
+	r = resolve("", syspath + 5, rel, sizeof(rel));
+	if (r < 0)
+		return r == -ENAMETOOLONG ? log_errno(r, "%s: cannot address it: %m", syspath)
+					  : -ENODEV;
+	/* A device's own directory is no link; "class/graphics/fb0" is. */
+	if (strncmp(rel, "devices/", 8) != 0 &&
+	    link_at(s->sysfd, rel, target, sizeof(target)) >= 0) {
+		snprintf(dir, sizeof(dir), "%s", rel);
+		cut_last(dir);
+		if (resolve(dir, target, rel, sizeof(rel)) < 0)
+			return -ENODEV;
+	}
+	if (!of_class(s, rel))
+		return -ENODEV;
+	snprintf(d->syspath, sizeof(d->syspath), "/sys/%s", rel);
+	d->rel = d->syspath + 5;
+	d->base.syspath = d->syspath;
+	d->base.sysname = last_component(d->syspath);
+	d->open = true;
+	*out = &d->base;
+	return 0;
+}
+
+static void direct_dev_close(struct fb_sysfs_dev *base)
+{
+	owner_of(base)->dev.open = false;
+}
+
+static int direct_dev_read(struct fb_sysfs_dev *base, const char *name, char *buf,
+			   size_t size)
+{
+	struct direct *s = owner_of(base);
+	char path[PATH_MAX];
+
+	if (join(path, sizeof(path), s->dev.rel, name) < 0)
+		return -ENAMETOOLONG;
+	return fb_read_file_at(s->sysfd, path, buf, size);
+}
+
+/* As the libraries hand it out: all of it, up to the first NUL; NULL with
+ * errno 0 when absent or unreadable, ENOMEM. */
+static char *direct_dev_attr(struct fb_sysfs_dev *base, const char *name)
+{
+	struct direct *s = owner_of(base);
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *buf = NULL;
+	size_t size = 4096, n = 0;
+	char path[PATH_MAX];
+
+	if (join(path, sizeof(path), s->dev.rel, name) < 0)
+		goto absent;
+	fd = openat(s->sysfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		goto absent;
+	buf = malloc(size + 1);
+	while (buf) {
+		ssize_t r = read(fd, buf + n, size - n);
+		char *v;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto absent;
+		n += (size_t)r;
+		if (n < size) { /* a short read is the end */
+			buf[n] = '\0';
+			return TAKE_PTR(buf);
+		}
+		v = realloc(buf, 2 * size + 1);
+		if (!v)
+			break;
+		buf = v;
+		size *= 2;
+	}
+	errno = ENOMEM;
+	return NULL;
+absent:
+	errno = 0;
+	return NULL;
+}
+
+static int direct_dev_attr_names(_unused_ struct fb_sysfs_dev *d, char ***names,
+				 size_t *n)
+{
+	/* A plan names what it reads; list and info use the library. */
+	*names = NULL;
+	*n = 0;
+	return -EOPNOTSUPP;
+}
+
+/* The ancestor at rel, read once per scan.  NULL on ENOMEM. */
+static const struct ancestor *ancestor_get(struct direct *s, const char *rel)
+{
+	char path[PATH_MAX];
+	struct ancestor *a;
+
+	for (size_t i = 0; i < s->n_known; i++)
+		if (strcmp(s->known[i].rel, rel) == 0)
+			return &s->known[i];
+	if (s->n_known == s->cap_known) {
+		size_t cap = s->cap_known ? 2 * s->cap_known : 16;
+		struct ancestor *v = realloc(s->known, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		s->known = v;
+		s->cap_known = cap;
+	}
+	a = &s->known[s->n_known];
+	memset(a, 0, sizeof(*a));
+	a->rel = strdup(rel);
+	if (!a->rel)
+		return NULL;
+	a->device = join(path, sizeof(path), rel, "uevent") == 0 &&
+		    faccessat(s->sysfd, path, F_OK, 0) == 0;
+	if (a->device && (link_name(s->sysfd, rel, "subsystem", &a->subsystem) < 0 ||
+			  link_name(s->sysfd, rel, "driver", &a->driver) < 0)) {
+		free(a->rel);
+		free(a->subsystem);
+		return NULL;
+	}
+	s->n_known++;
+	return a;
+}
+
+/* Where the parents start: the directory above a device's own, or, for a
+ * class directory of 2004, where its "device" link leads ("" for none). */
+static void first_ancestor(struct direct *s, char *rel, size_t size)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+
+	snprintf(rel, size, "%s", s->dev.rel);
+	if (strncmp(rel, "devices/", 8) == 0) {
+		cut_last(rel);
+		return;
+	}
+	if (join(path, sizeof(path), s->dev.rel, "device") < 0 ||
+	    link_at(s->sysfd, path, target, sizeof(target)) < 0 ||
+	    resolve(s->dev.rel, target, rel, size) < 0)
+		*rel = '\0';
+}
+
+static int parent_copy(const struct ancestor *a, struct fb_parent *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (asprintf(&p->syspath, "/sys/%s", a->rel) < 0) {
+		p->syspath = NULL;
+		return -ENOMEM;
+	}
+	p->sysname = strdup(last_component(a->rel));
+	p->subsystem = strdup_or_null(a->subsystem);
+	p->driver = strdup_or_null(a->driver);
+	if (!p->sysname || (a->subsystem && !p->subsystem) || (a->driver && !p->driver))
+		return -ENOMEM;
+	return 0;
+}
+
+static int direct_dev_parents(struct fb_sysfs_dev *base, struct fb_parent **parents,
+			      size_t *n)
+{
+	struct direct *s = owner_of(base);
+	char rel[PATH_MAX];
+	size_t count = 0;
+
+	/* Twice up the chain: counted, then copied (the second time from
+	 * what the first one read). */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			if (!count)
+				return 0;
+			*parents = calloc(count, sizeof(**parents));
+			if (!*parents)
+				return -ENOMEM;
+		}
+		first_ancestor(s, rel, sizeof(rel));
+		for (; *rel; cut_last(rel)) {
+			const struct ancestor *a = ancestor_get(s, rel);
+
+			if (!a)
+				return -ENOMEM;
+			if (!a->device)
+				continue;
+			if (pass == 0) {
+				count++;
+				continue;
+			}
+			/* Counted even when a copy fails: the caller frees it. */
+			if (parent_copy(a, &(*parents)[(*n)++]) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static const struct fb_sysfs_ops direct_ops = {
+	.free = direct_free,
+	.class_list = direct_class_list,
+	.dev_open = direct_dev_open,
+	.dev_close = direct_dev_close,
+	.dev_attr = direct_dev_attr,
+	.dev_read = direct_dev_read,
+	.dev_attr_names = direct_dev_attr_names,
+	.dev_parents = direct_dev_parents,
+};
