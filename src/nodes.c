@@ -4,9 +4,11 @@
  *
  * Everything under the dev dir is reached relative to one directory fd,
  * one path component at a time, with O_NOFOLLOW: a symlink planted in /dev
- * is an entry to replace or to refuse, never a way out.  New nodes and
- * links are made under a temporary name and renamed into place, so nobody
- * sees a node with the wrong owner or mode, or a missing link.
+ * is an entry to replace or to refuse, never a way out.  New nodes are
+ * made under a temporary name and renamed into place, so nobody sees a
+ * node with the wrong owner or mode; so is a link that replaces another
+ * entry, so that the name is never missing.  (A new link where there was
+ * none is whole the moment it exists: it is made in place.)
  */
 #include <signal.h>
 #include <dirent.h>
@@ -32,10 +34,24 @@ struct apply_ctx {
 	int dirfd;
 	const char *shown; /* the dev dir as the user named it */
 	unsigned flags;
+	pid_t pid; /* in temporary names; 0 until the first */
 	/* --dry-run: directories already announced with "mkdir". */
 	char dry_dirs[8][NODE_PATH_MAX];
 	size_t n_dry_dirs;
+	/* Link directories opened so far ("fb/by-path"), each opened once. */
+	struct {
+		char rel[NODE_PATH_MAX];
+		int fd;
+	} dirs[8];
+	size_t n_dirs;
 };
+
+static void ctx_release(struct apply_ctx *c)
+{
+	for (size_t i = 0; i < c->n_dirs; i++)
+		close(c->dirs[i].fd);
+	c->n_dirs = 0;
+}
 
 static bool dry(const struct apply_ctx *c)
 {
@@ -71,9 +87,11 @@ static const char *kind_name(mode_t m)
 	return "an unknown entry";
 }
 
-static void tmp_name(char *buf, size_t len, const char *base)
+static void tmp_name(struct apply_ctx *c, char *buf, size_t len, const char *base)
 {
-	snprintf(buf, len, NODE_TMP_PREFIX "%d-%s", (int)getpid(), base);
+	if (!c->pid)
+		c->pid = getpid();
+	snprintf(buf, len, NODE_TMP_PREFIX "%d-%s", (int)c->pid, base);
 }
 
 /* A temporary entry left by a process that died half-way: ours to remove.
@@ -107,7 +125,7 @@ static int create_node(struct apply_ctx *c, const struct node_entry *e, bool rep
 		printf("chmod %04o %s\n", (unsigned)e->own.mode, shown);
 		return 0;
 	}
-	tmp_name(tmp, sizeof(tmp), e->name);
+	tmp_name(c, tmp, sizeof(tmp), e->name);
 	/* Mode 0 until owner and mode are right: nobody can open it early. */
 	if (mknodat(c->dirfd, tmp, S_IFCHR, e->devnum) < 0)
 		return log_errno(-errno, "%s: cannot create node: %m", shown);
@@ -304,13 +322,49 @@ static int open_parent(struct apply_ctx *c, const char *rel, bool create,
 	return fd;
 }
 
+/*
+ * open_parent(), once per directory of an apply: the fd stays the
+ * context's (ctx_release closes it).  A directory replaced meanwhile is
+ * not followed either: what is written goes into the one first opened.
+ */
+static int parent_dir(struct apply_ctx *c, const char *rel, bool create, const char **base)
+{
+	const char *slash = strrchr(rel, '/');
+	size_t len = slash ? (size_t)(slash - rel) : 0;
+	int fd;
+
+	for (size_t i = 0; i < c->n_dirs; i++)
+		if (strlen(c->dirs[i].rel) == len &&
+		    strncmp(c->dirs[i].rel, rel, len) == 0) {
+			*base = slash ? slash + 1 : rel;
+			return c->dirs[i].fd;
+		}
+	fd = open_parent(c, rel, create, base);
+	if (fd < 0)
+		return fd;
+	if (c->n_dirs == ARRAY_SIZE(c->dirs)) /* rules with many directories */
+		close(c->dirs[--c->n_dirs].fd);
+	snprintf(c->dirs[c->n_dirs].rel, NODE_PATH_MAX, "%.*s", (int)len, rel);
+	c->dirs[c->n_dirs++].fd = fd;
+	return fd;
+}
+
 static int make_link(struct apply_ctx *c, int pfd, const char *base,
-		     const struct node_link *l, const char *shown)
+		     const struct node_link *l, const char *shown, bool replace)
 {
 	char tmp[NODE_PATH_MAX + 32];
 	int r;
 
-	tmp_name(tmp, sizeof(tmp), base);
+	if (!replace) {
+		if (symlinkat(l->target, pfd, base) == 0) {
+			DBG("%s: -> %s", shown, l->target);
+			return 0;
+		}
+		if (errno != EEXIST)
+			return log_errno(-errno, "%s: cannot create link: %m", shown);
+		/* made meanwhile: replaced as any other entry */
+	}
+	tmp_name(c, tmp, sizeof(tmp), base);
 	if (symlinkat(l->target, pfd, tmp) < 0)
 		return log_errno(-errno, "%s: cannot create link: %m", shown);
 	if (renameat(pfd, tmp, pfd, base) < 0) {
@@ -324,15 +378,15 @@ static int make_link(struct apply_ctx *c, int pfd, const char *base,
 
 static int ensure_link(struct apply_ctx *c, const struct node_link *l)
 {
-	_cleanup_close_ int pfd = -1;
 	char shown[PATH_MAX];
 	char cur[NODE_PATH_MAX];
 	const char *base;
 	struct stat st;
 	ssize_t n;
+	int pfd;
 
 	shown_path(c, l->path, shown, sizeof(shown));
-	pfd = open_parent(c, l->path, true, &base);
+	pfd = parent_dir(c, l->path, true, &base);
 	if (pfd == -ENOENT && dry(c)) {
 		printf("ln -s %s %s\n", l->target, shown);
 		return 0;
@@ -346,7 +400,7 @@ static int ensure_link(struct apply_ctx *c, const struct node_link *l)
 			printf("ln -s %s %s\n", l->target, shown);
 			return 0;
 		}
-		return make_link(c, pfd, base, l, shown);
+		return make_link(c, pfd, base, l, shown, false);
 	}
 	if (S_ISDIR(st.st_mode)) {
 		ERR("%s: is a directory, not a link to %s; left alone", shown, l->target);
@@ -369,7 +423,7 @@ static int ensure_link(struct apply_ctx *c, const struct node_link *l)
 		printf("ln -s %s %s\n", l->target, shown);
 		return 0;
 	}
-	return make_link(c, pfd, base, l, shown);
+	return make_link(c, pfd, base, l, shown, true);
 }
 
 static int apply_filtered(int dirfd, const char *shown, const struct node_plan *plan,
@@ -404,6 +458,7 @@ static int apply_filtered(int dirfd, const char *shown, const struct node_plan *
 		if (r < 0 && ret == 0)
 			ret = r;
 	}
+	ctx_release(&c);
 	free(failed);
 	return ret;
 }
@@ -508,10 +563,15 @@ static int prune_links_in(struct apply_ctx *c, const char *dir,
 
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    !S_ISLNK(st.st_mode))
-			continue; /* not ours */
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		/* What the plan wants stays, whatever it is (no stat for it). */
+		if (!node && node_plan_find_link(plan, path))
+			continue;
+		if (de->d_type != DT_LNK &&
+		    (de->d_type != DT_UNKNOWN ||
+		     fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		     !S_ISLNK(st.st_mode)))
+			continue; /* not ours */
 		if (strncmp(de->d_name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) == 0) {
 			if (!tmp_is_stale(de->d_name))
 				continue;
@@ -521,11 +581,6 @@ static int prune_links_in(struct apply_ctx *c, const char *dir,
 				continue;
 			target[n] = '\0';
 			if (!is_our_target(path, target, node))
-				continue;
-		} else {
-			const struct node_link *l = node_plan_find_link(plan, path);
-
-			if (l)
 				continue;
 		}
 		r = remove_entry(c, dfd, de->d_name, path);
@@ -542,14 +597,13 @@ static int prune_stale(struct apply_ctx *c, const struct node_plan *plan, const 
 	int ret = 0;
 
 	for (size_t i = 0; i < plan->n_stale; i++) {
-		_cleanup_close_ int pfd = -1;
 		char target[NODE_PATH_MAX];
 		const char *base;
 		struct stat st;
 		ssize_t n;
-		int r;
+		int pfd, r;
 
-		pfd = open_parent(c, plan->stale[i], false, &base);
+		pfd = parent_dir(c, plan->stale[i], false, &base);
 		if (pfd < 0)
 			continue;
 		if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
@@ -611,6 +665,7 @@ int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan
 	r = prune_stale(&c, plan, NULL);
 	if (r < 0 && ret == 0)
 		ret = r;
+	ctx_release(&c);
 	return ret;
 }
 
@@ -646,5 +701,6 @@ int node_remove(int dirfd, const char *devdir_shown, const char *name, dev_t dev
 		if (r < 0 && ret == 0)
 			ret = r;
 	}
+	ctx_release(&c);
 	return ret;
 }
