@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "idle-memory.h"
 #include "log.h"
 #include "macro.h"
 #include "modules.h"
@@ -395,6 +396,7 @@ static void reload(struct daemon *d)
 		*d->rules = fresh;
 	}
 	daemon_coldplug(d, "after SIGHUP");
+	fb_idle_memory_release();
 }
 
 static void signal_ready(const struct fb_daemon_opts *o)
@@ -464,6 +466,8 @@ int fb_daemon_run(const struct fb_daemon_opts *o, struct fb_rules *rules)
 		r = monitor_open(&d.mon, o->nm.load_modules, o->buffer_size);
 	if (r >= 0) {
 		daemon_coldplug(&d, "at start");
+		/* what only the start ran need not stay */
+		fb_idle_memory_release();
 		signal_ready(o);
 		INF("daemon ready (%s, rules %s)", o->nm.devdir, o->nm.config);
 		r = daemon_loop(&d);
