@@ -101,6 +101,54 @@ for h in $helpers; do
 	copy_elf "$hbin" "/usr/bin/$h"
 done
 
+# udevadm_path: Debian 12's udevadm (the oracle of path ids): the host's,
+# when the udev package is installed, else the udev package fetched with
+# apt-get download and unpacked into the cache, as the kernels are (never
+# installed).  Its libraries (libkmod, libacl, libblkid, libcap,
+# libselinux) are the host's own, as ldd names them.
+udevadm_path() {
+	local cache
+	if [ -x /usr/bin/udevadm ] && dpkg-query -W -f '${Status}' udev 2>/dev/null |
+		grep -q 'install ok installed'; then
+		echo /usr/bin/udevadm
+		return
+	fi
+	cache=${FBCLASSCTL_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fbclassctl-vm}/udev
+	mkdir -p "$cache"
+	(
+		flock 9
+		[ -x "$cache/root/bin/udevadm" ] && exit 0
+		cd "$cache" && rm -rf udev_*.deb root &&
+			apt-get -q download udev >&2 &&
+			dpkg-deb -x udev_*.deb root
+	) 9>"$cache/.lock" || return 1
+	# Debian 12's udev is not merged-/usr: /bin/udevadm
+	[ -x "$cache/root/bin/udevadm" ] || return 1
+	echo "$cache/root/bin/udevadm"
+}
+# GUEST_TOOLS: the host's programs (udevadm, strace) as /usr/bin/NAME with
+# the libraries ldd names; udevadm is Debian 12's (udevadm_path).  The
+# guest runs them as oracles (`udevadm test-builtin path_id SYSPATH` needs
+# no rules, no hwdb, no daemon) or witnesses (strace).
+# shellcheck disable=SC1090
+tools=$(GUEST_TOOLS=; . "$scenario"; echo "$GUEST_TOOLS")
+for t in $tools; do
+	case $t in
+	udevadm) path=$(udevadm_path) ||
+		die "udevadm: neither the host's nor Debian's udev package (apt-get download udev)" ;;
+	*) path=$(command -v "$t") || die "guest tool $t: not on the host (apt-get install $t)" ;;
+	esac
+	copy_elf "$path" "/usr/bin/$t"
+done
+# MODPROBE_CONF: lines of /etc/modprobe.d/vm-scenario.conf in the guest
+# ("blacklist bochs"), read by kmod's modprobe and by fbclassctl's libkmod
+# shellcheck disable=SC1090
+modprobe_conf=$(MODPROBE_CONF=; . "$scenario"; printf '%s' "$MODPROBE_CONF")
+if [ -n "$modprobe_conf" ]; then
+	mkdir -p "$stage/etc/modprobe.d"
+	printf '%s\n' "$modprobe_conf" >"$stage/etc/modprobe.d/vm-scenario.conf"
+fi
+
 # Modules: the scenario's MODULES plus what the harness itself needs.
 # shellcheck disable=SC1090
 modules=$(MODULES=; . "$scenario"; echo "$MODULES")

@@ -141,3 +141,20 @@ fb_info_field() {
 	[ -s /tmp/info.err ] && sed 's/^/# info: /' /tmp/info.err >&2
 	return 0
 }
+
+# edid_name FILE: the monitor name of an EDID (the base block's descriptor
+# tagged 0xfc, up to its 0x0a), read by the shell; nothing when there is none
+edid_name() {
+	od -An -v -tu1 "$1" 2>/dev/null | awk '
+	{ for (i = 1; i <= NF; i++) b[n++] = $i }
+	END {
+		if (n < 128) exit
+		for (d = 54; d <= 108; d += 18) {
+			if (b[d] || b[d + 1] || b[d + 2] || b[d + 3] != 252) continue
+			s = ""
+			for (i = d + 5; i < d + 18 && b[i] != 10; i++) s = s sprintf("%c", b[i])
+			print s
+			exit
+		}
+	}'
+}

@@ -245,3 +245,100 @@ t_run() {
 	echo "=== \$ $*"
 	if "$@"; then t_ok "$_desc"; else t_not_ok "$_desc (exit $?)"; fi
 }
+
+# ---- the display side (/sys/class/drm), read by the shell as the oracle ----
+
+# same_device A B: two sysfs paths whose device links lead to one device
+same_device() { [ "$(readlink -f "$1/device")" = "$(readlink -f "$2/device")" ]; }
+
+# drm_card_of fbN: the DRM card (card0) whose device is fbN's parent, or nothing
+drm_card_of() {
+	for _c in /sys/class/drm/card*; do
+		case ${_c##*/} in card*-* | *[!a-z0-9]*) continue ;; esac
+		[ -e "$_c/dev" ] && same_device "$_c" "/sys/class/graphics/$1" && echo "${_c##*/}"
+	done
+	return 0
+}
+
+# drm_connected CARD: its connected connectors (card0-Virtual-1), one a line, sorted
+drm_connected() {
+	for _k in /sys/class/drm/"$1"-*; do
+		[ "$(cat "$_k/status" 2>/dev/null)" = connected ] && echo "${_k##*/}"
+	done | sort
+}
+
+# links_in DIR: "NAME -> TARGET" for each symlink in DIR, sorted (nothing
+# when DIR does not exist)
+links_in() {
+	for _l in "$1"/*; do
+		[ -L "$_l" ] && echo "${_l##*/} -> $(readlink "$_l")"
+	done | sort
+}
+
+# udev_path_id SYSPATH: udev's own ID_PATH of SYSPATH (`udevadm test-builtin
+# path_id`, from GUEST_TOOLS="udevadm"), or nothing
+udev_path_id() { udevadm test-builtin path_id "$1" 2>/dev/null | sed -n 's/^ID_PATH=//p'; }
+
+# t_path_id_udev fbN [WHAT]: fbclassctl's PATH of fbN is udev's ID_PATH, and
+# not empty (one TAP line)
+t_path_id_udev() {
+	_udev=$(udev_path_id "/sys/class/graphics/$1")
+	_ours=$(fbclassctl list -n -o PATH "$1" 2>&1)
+	t_diag "path id of $1${2:+ ($2)}: udev '$_udev', fbclassctl '$_ours'"
+	if [ -n "$_udev" ] && [ "$_udev" = "$_ours" ]; then
+		t_ok "$1${2:+ ($2)}: list's PATH $_ours is udev's path_id"
+	else
+		t_not_ok "$1${2:+ ($2)}: list's PATH is udev's path_id"
+	fi
+}
+
+# hazard_regex ID: the regex of hazard ID in /vm/kernel-hazards.tab for the
+# booted kernel (its range holds VM_KUPSTREAM), or nothing
+hazard_regex() {
+	awk -F'\t' -v id="$1" -v ver="$VM_KUPSTREAM" '
+	function vcmp(a, b,    x, y, i) {
+		split(a, x, "."); split(b, y, ".")
+		for (i = 1; i <= 3; i++) {
+			if (x[i] + 0 != y[i] + 0) return x[i] + 0 < y[i] + 0 ? -1 : 1
+		}
+		return 0
+	}
+	!/^#/ && $1 == id && vcmp($2, ver) <= 0 && vcmp(ver, $3) <= 0 { print $7; exit }' \
+		/vm/kernel-hazards.tab
+}
+
+# daemon_start DESC LOG ARGS...: `fbclassctl -vv daemon ARGS` in the
+# background ($daemon_pid), ok once it wrote its readiness newline.  Not in
+# a $(...): the shell must be its parent.
+daemon_start() {
+	_desc=$1
+	_log=$2
+	shift 2
+	rm -f /tmp/daemon.ready
+	fbclassctl -vv daemon --ready-fd 3 "$@" 3>/tmp/daemon.ready 2>"$_log" >/dev/null </dev/null &
+	daemon_pid=$!
+	t_check "$_desc" wait_for 100 test -s /tmp/daemon.ready
+}
+
+# daemon_stop DESC: SIGTERM, ok when it exits 0
+daemon_stop() {
+	kill -TERM "$daemon_pid"
+	wait "$daemon_pid"
+	t_is "$?" 0 "$1"
+}
+
+# uevents_start FILE: every uevent the kernel sends, as "ACTION SUBSYSTEM
+# DEVPATH HOTPLUG=..." lines in FILE, by busybox's own listener
+# ($uevents_pid), the witness of what the kernel sent; uevent_mark FILE TEXT
+# puts a marker line between them
+uevents_start() {
+	: >"$1"
+	busybox uevent sh -c "echo \"\$ACTION \$SUBSYSTEM \$DEVPATH HOTPLUG=\$HOTPLUG\" >>$1" \
+		</dev/null >/dev/null 2>&1 &
+	# shellcheck disable=SC2034 # the scenario kills it
+	uevents_pid=$!
+	usleep 300000
+}
+uevent_mark() { echo "--- $2" >>"$1"; }
+# uevents_between FILE A B: the lines between markers A and B
+uevents_between() { sed -n "/^--- $2\$/,/^--- $3\$/p" "$1" | grep -v '^--- '; }
