@@ -210,7 +210,9 @@ static int entry_syspath(int classfd, const char *classdir, const struct dirent6
 
 		if (fstatat(classfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			return 0;
-		type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : DT_REG;
+		type = S_ISLNK(st.st_mode)   ? DT_LNK
+		       : S_ISDIR(st.st_mode) ? DT_DIR
+					     : DT_REG;
 	}
 	if (type == DT_LNK) {
 		if (link_at(classfd, de->d_name, target, sizeof(target)) < 0 ||
@@ -294,7 +296,8 @@ static bool of_class(struct direct *s, const char *rel)
 		return strcmp(subsystem, s->subsystem) == 0;
 	len = (size_t)snprintf(classdir, sizeof(classdir), "class/%s/", s->subsystem);
 	return strncmp(rel, classdir, len) == 0 && !strchr(rel + len, '/') &&
-	       fstatat(s->sysfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+	       fstatat(s->sysfd, rel, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISDIR(st.st_mode);
 }
 
 static int direct_dev_open(struct fb_sysfs *base, const char *syspath,
@@ -311,8 +314,9 @@ static int direct_dev_open(struct fb_sysfs *base, const char *syspath,
 		return -ENODEV;
 	r = resolve("", syspath + 5, rel, sizeof(rel));
 	if (r < 0)
-		return r == -ENAMETOOLONG ? log_errno(r, "%s: cannot address it: %m", syspath)
-					  : -ENODEV;
+		return r == -ENAMETOOLONG
+			       ? log_errno(r, "%s: cannot address it: %m", syspath)
+			       : -ENODEV;
 	/* A device's own directory is no link; "class/graphics/fb0" is. */
 	if (strncmp(rel, "devices/", 8) != 0 &&
 	    link_at(s->sysfd, rel, target, sizeof(target)) >= 0) {
@@ -390,8 +394,7 @@ absent:
 	return NULL;
 }
 
-static int direct_dev_attr_names(_unused_ struct fb_sysfs_dev *d, char ***names,
-				 size_t *n)
+static int direct_dev_attr_names(_unused_ struct fb_sysfs_dev *d, char ***names, size_t *n)
 {
 	/* A plan names what it reads; list and info use the library. */
 	*names = NULL;

@@ -42,4 +42,4 @@ int fb_sysfs_read_by_path(struct fb_sysfs_dev *d, const char *name, char *buf,
 			  size_t size);
 
 #define fb_sysfs_container_of(ptr, type, member) \
-	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+	((type *)(void *)((char *)(ptr)-offsetof(type, member)))

@@ -96,12 +96,12 @@ int fb_read_file_at(int dirfd, const char *path, char *buf, size_t size)
 	return memchr(buf, '\0', n) ? -EINVAL : (int)n;
 }
 
-int fb_sysfs_read_by_path(struct fb_sysfs_dev *d, const char *name, char *buf,
-			  size_t size)
+int fb_sysfs_read_by_path(struct fb_sysfs_dev *d, const char *name, char *buf, size_t size)
 {
 	char path[PATH_MAX];
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", d->syspath, name) >= sizeof(path))
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", d->syspath, name) >=
+	    sizeof(path))
 		return -ENAMETOOLONG;
 	return fb_read_file_at(AT_FDCWD, path, buf, size);
 }

@@ -163,11 +163,14 @@ static void build_tree(void)
 		"class/drm/card0-Virtual-1");
 	mkdirs("devices/platform/big.0/drm/card0-HDMI-A-1");
 	put("devices/platform/big.0/drm/card0-HDMI-A-1/status", "connected\n");
-	link_to("../../../../../class/drm", "devices/platform/big.0/drm/card0-HDMI-A-1/subsystem");
-	link_to("../../devices/platform/big.0/drm/card0-HDMI-A-1", "class/drm/card0-HDMI-A-1");
+	link_to("../../../../../class/drm",
+		"devices/platform/big.0/drm/card0-HDMI-A-1/subsystem");
+	link_to("../../devices/platform/big.0/drm/card0-HDMI-A-1",
+		"class/drm/card0-HDMI-A-1");
 	mkdirs("devices/platform/vfb.0/drm/renderD128");
 	put("devices/platform/vfb.0/drm/renderD128/dev", "226:128\n");
-	link_to("../../../../../class/drm", "devices/platform/vfb.0/drm/renderD128/subsystem");
+	link_to("../../../../../class/drm",
+		"devices/platform/vfb.0/drm/renderD128/subsystem");
 	link_to("../../devices/platform/vfb.0/drm/renderD128", "class/drm/renderD128");
 }
 
@@ -241,7 +244,8 @@ static void test_scan_one(void)
 	struct fb_device d;
 
 	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
-		ASSERT_MSG(fb_device_scan_one(same[i], FB_SCAN_PLAN, &d) == 0, "%s", same[i]);
+		ASSERT_MSG(fb_device_scan_one(same[i], FB_SCAN_PLAN, &d) == 0, "%s",
+			   same[i]);
 		ASSERT_STR_EQ(d.syspath, "/sys/devices/platform/vfb.0/graphics/fb0");
 		fb_device_free(&d);
 	}
@@ -292,7 +296,8 @@ static void test_drm_plan(void)
 		ASSERT_STR_EQ(c->name, "card0");
 		ASSERT_INT_EQ(c->n_parents, 2);
 		if (c->n_parents)
-			ASSERT_STR_EQ(c->parents[0].syspath, "/sys/devices/platform/vfb.0");
+			ASSERT_STR_EQ(c->parents[0].syspath,
+				      "/sys/devices/platform/vfb.0");
 		/* what a plan does not read */
 		ASSERT_INT_EQ(c->devnum, 0);
 		ASSERT_NULL(c->render);
@@ -314,10 +319,12 @@ int main(void)
 
 	if (geteuid() != 0)
 		return test_skip("needs root: a tree is bind-mounted over /sys");
-	snprintf(root, sizeof(root), "%s/fbclass-direct.XXXXXX", getenv("TMPDIR") ?: "/tmp");
+	snprintf(root, sizeof(root), "%s/fbclass-direct.XXXXXX",
+		 getenv("TMPDIR") ?: "/tmp");
 	if (!mkdtemp(root))
 		return test_skip("cannot make a temporary directory: %s", strerror(errno));
-	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+	if (unshare(CLONE_NEWNS) < 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return test_skip("no private mount namespace: %s", strerror(errno));
 	build_tree();
 	ASSERT_INT_EQ(mount(root, "/sys", NULL, MS_BIND, NULL), 0);

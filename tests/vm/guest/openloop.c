@@ -47,7 +47,8 @@ int main(int argc, char *argv[])
 			continue;
 		}
 		if (opens++ == 0) {
-			int r = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			int r = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				     0644);
 
 			if (r >= 0)
 				close(r);
