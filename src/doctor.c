@@ -256,10 +256,15 @@ static void native_match(struct fb_kmod *k, const char *name, const char *path,
 	struct doctor_ctx *c = n->c;
 	struct doctor_finding *f;
 	char value[64];
+	bool nomodeset;
 	int black;
 
 	if (!fb_module_path_is_display(path))
 		return;
+	/* DRM drivers refuse to load at all under nomodeset (ENODEV), so it
+	 * is the cause both of "not loaded" and of "loaded, not bound". */
+	nomodeset = c->cmdline &&
+		    kernel_cmdline_value(c->cmdline, "nomodeset", value, sizeof(value));
 	black = fb_kmod_blacklisted(k, name);
 	if (black > 0) {
 		f = add(c, DOCTOR_PROBLEM, "native-driver", n->subject,
@@ -269,16 +274,17 @@ static void native_match(struct fb_kmod *k, const char *name, const char *path,
 	} else if (!module_loaded(name)) {
 		f = add(c, DOCTOR_PROBLEM, "native-driver", n->subject,
 			"%s, the display driver for %s, is not loaded", name, n->syspath);
-		FIX(c, f, "fbclassctl coldplug --load-modules (or modprobe %s)", name);
+		if (!nomodeset)
+			FIX(c, f, "fbclassctl coldplug --load-modules (or modprobe %s)",
+			    name);
 	} else {
 		f = add(c, DOCTOR_PROBLEM, "native-driver", n->subject,
 			"%s is loaded but has not bound %s", name, n->syspath);
-		if (c->cmdline &&
-		    kernel_cmdline_value(c->cmdline, "nomodeset", value, sizeof(value))) {
-			EVIDENCE(c, f,
-				 "nomodeset on the kernel command line: DRM drivers do not bind");
-			FIX(c, f, "boot without nomodeset");
-		}
+	}
+	if (nomodeset && black <= 0) {
+		EVIDENCE(c, f,
+			 "nomodeset on the kernel command line: DRM drivers neither load nor bind");
+		FIX(c, f, "boot without nomodeset");
 	}
 	EVIDENCE(c, f, "%s has no driver; its modalias %s resolves to %s (%s)",
 		 n->syspath, n->alias, name, path ? path : "built in");

@@ -3,10 +3,12 @@
 #include <errno.h>
 #include <libkmod.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dlopen.h"
 #include "kmod.h"
 #include "log.h"
+#include "strutil.h"
 
 /*
  * libkmod is opened on first use instead of linked: linked, it brings
@@ -89,19 +91,26 @@ int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn,
 		   void *userdata)
 {
 	struct kmod_list *list = NULL, *it;
+	char **seen = NULL;
+	size_t n_seen = 0, cap = 0;
 	int r = sym.kmod_module_new_from_lookup(k->ctx, alias, &list);
 
 	if (r < 0)
 		return r;
-	for (it = list; it; it = sym.kmod_list_next(list, it)) {
+	for (it = list; r == 0 && it; it = sym.kmod_list_next(list, it)) {
 		struct kmod_module *mod = sym.kmod_module_get_module(it);
+		const char *name = sym.kmod_module_get_name(mod);
 
-		fn(k, sym.kmod_module_get_name(mod), sym.kmod_module_get_path(mod),
-		   userdata);
+		if (!strv_contains(seen, n_seen, name)) {
+			r = strv_push(&seen, &n_seen, &cap, strdup(name));
+			if (r == 0)
+				fn(k, name, sym.kmod_module_get_path(mod), userdata);
+		}
 		sym.kmod_module_unref(mod);
 	}
 	sym.kmod_module_unref_list(list);
-	return 0;
+	strv_free(seen, n_seen);
+	return r;
 }
 
 int fb_kmod_insert(struct fb_kmod *k, const char *name)

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "macro.h"
 #include "modalias-files.h"
+#include "strutil.h"
 #include "fbclass.h"
 
 const char fb_kmod_backend_name[] = "modules.alias + modprobe -b";
@@ -49,13 +50,20 @@ struct lookup_ctx {
 	struct fb_kmod *k;
 	fb_kmod_match_fn fn;
 	void *userdata;
+	char **seen;
+	size_t n_seen, cap;
+	int r;
 };
 
 static void lookup_match(const char *name, const char *path, void *userdata)
 {
 	struct lookup_ctx *c = userdata;
 
-	c->fn(c->k, name, path, c->userdata);
+	if (c->r < 0 || strv_contains(c->seen, c->n_seen, name))
+		return;
+	c->r = strv_push(&c->seen, &c->n_seen, &c->cap, strdup(name));
+	if (c->r == 0)
+		c->fn(c->k, name, path, c->userdata);
 }
 
 int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn,
@@ -64,7 +72,8 @@ int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn,
 	struct lookup_ctx c = { .k = k, .fn = fn, .userdata = userdata };
 	int r = fb_modalias_lookup(k->moddir, alias, lookup_match, &c);
 
-	return r < 0 ? r : 0;
+	strv_free(c.seen, c.n_seen);
+	return r < 0 ? r : c.r;
 }
 
 /* modprobe -b exits 0 when the blacklist keeps a module out, as libkmod's

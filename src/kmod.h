@@ -18,8 +18,8 @@ struct fb_kmod;
 int fb_kmod_new(struct fb_kmod **k);
 void fb_kmod_free(struct fb_kmod *k);
 
-/* Each module a modalias resolves to; path NULL for a built-in one.
- * 0 or -errno. */
+/* Each module a modalias resolves to, once (a module may match it on
+ * several alias lines); path NULL for a built-in one.  0 or -errno. */
 typedef void (*fb_kmod_match_fn)(struct fb_kmod *k, const char *name, const char *path,
 				 void *userdata);
 int fb_kmod_lookup(struct fb_kmod *k, const char *alias, fb_kmod_match_fn fn,

@@ -232,6 +232,14 @@ void strv_free(char **v, size_t n)
 	free(v);
 }
 
+bool strv_contains(char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return true;
+	return false;
+}
+
 char *fb_strip_newlines_dup(const char *v)
 {
 	size_t n = strlen(v);

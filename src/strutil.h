@@ -44,3 +44,5 @@ char *size_to_human(uint64_t bytes, char *buf, size_t len);
 int strv_push(char ***v, size_t *n, size_t *cap, char *owned);
 /* Free n strings and the array. */
 void strv_free(char **v, size_t n);
+/* Is s one of the n strings of v? */
+bool strv_contains(char *const *v, size_t n, const char *s);
