@@ -93,7 +93,7 @@ uint32_t fb_bench_fill_pixel(const struct fb_bench_dev *dev)
 
 	switch (dev->fmt.kind) {
 	case FB_PIXEL_RGB:
-		/* The colour: 0x123456, and an alpha field fully opaque. */
+		/* The test colour: 0x123456, and an alpha field fully opaque. */
 		return (field_bits(&v->red, 0x12) | field_bits(&v->green, 0x34) |
 			field_bits(&v->blue, 0x56) | field_bits(&v->transp, 0xff)) &
 		       bpp_mask(bpp);

@@ -370,8 +370,9 @@ static int holders_print(const struct holders_opts *o, const struct holders_sel 
 			print_card(s, i, hl);
 	}
 	if (hl->n_uninspectable)
-		WRN("%zu of %zu processes could not be inspected (permission denied, first pid %d): their holds are unknown%s",
-		    hl->n_uninspectable, hl->n_processes, (int)hl->first_uninspectable,
+		WRN("%zu of %zu process%s could not be inspected (permission denied, first pid %d): their holds are unknown%s",
+		    hl->n_uninspectable, hl->n_processes,
+		    hl->n_processes == 1 ? "" : "es", (int)hl->first_uninspectable,
 		    geteuid() == 0 ? "" : "; run as root to see them");
 	if (o->json)
 		r = json_print(doc);

@@ -675,11 +675,12 @@ static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 /* One device in the chosen form.  0, or -ENODATA when --fbset has no mode
  * to print (said). */
 static int info_one(const struct info_opts *o, const struct fb_device *dev,
-		    const struct drm_list *drm, bool first, struct json_object *arr)
+		    const struct drm_list *drm, bool first, struct json_object *arr,
+		    struct fb_view_denied *denied)
 {
 	struct fb_view v;
 
-	fb_view_load(&v, dev, o->devdir, o->allow_private);
+	fb_view_load(&v, dev, o->devdir, o->allow_private, denied);
 	fb_view_join_display(&v, drm);
 	if (o->json) {
 		json_object_array_add(arr, info_json(&v));
@@ -704,6 +705,7 @@ static int do_info(int argc, char *argv[])
 	struct fb_device_list list = {};
 	const struct fb_device **sel = NULL;
 	struct json_object *doc = NULL, *arr = NULL;
+	struct fb_view_denied denied = {};
 	struct drm_list drm = {};
 	size_t nsel = 0;
 	int r, ret;
@@ -733,8 +735,9 @@ static int do_info(int argc, char *argv[])
 		json_object_object_add(doc, "framebuffers", arr);
 	}
 	for (size_t i = 0; i < nsel; i++)
-		if (info_one(&o, sel[i], &drm, i == 0, arr) < 0)
+		if (info_one(&o, sel[i], &drm, i == 0, arr, &denied) < 0)
 			ret = FB_EXIT_ERROR;
+	fb_view_denied_say(&denied);
 	if (o.json && json_print(doc) < 0)
 		ret = FB_EXIT_ERROR;
 finish:

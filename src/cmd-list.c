@@ -385,6 +385,7 @@ static int lines_build(struct list_ctl *ctl, const struct fb_device **sel, size_
 		       const struct fb_device_list *list, const struct drm_list *drm,
 		       struct list_line **lines, size_t *n)
 {
+	struct fb_view_denied denied = {};
 	size_t cap = nsel + drm->n;
 	int r = 0;
 
@@ -394,11 +395,12 @@ static int lines_build(struct list_ctl *ctl, const struct fb_device **sel, size_
 	for (size_t i = 0; i < nsel && r == 0; i++) {
 		struct fb_view v;
 
-		fb_view_load(&v, sel[i], ctl->devdir, ctl->allow_private);
+		fb_view_load(&v, sel[i], ctl->devdir, ctl->allow_private, &denied);
 		fb_view_join_display(&v, drm);
 		r = line_fill(ctl, &(struct list_row){ .v = &v, .card = v.card },
 			      &(*lines)[(*n)++]);
 	}
+	fb_view_denied_say(&denied);
 	for (size_t i = 0; ctl->drm && i < drm->n && r == 0; i++)
 		if (!drm_card_has_fb(&drm->cards[i], list))
 			r = line_fill(ctl, &(struct list_row){ .card = &drm->cards[i] },

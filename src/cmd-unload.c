@@ -88,7 +88,7 @@ static int parse_args(int argc, char *argv[], struct unload_opts *o)
 		return -EINVAL;
 	}
 	o->device = argv[optind];
-	return 0;
+	return fb_cmd_check_devdir(o->nm.devdir) < 0 ? -EINVAL : 0;
 }
 
 /* One unload: the device, and what was done to it so far. */
@@ -192,8 +192,9 @@ static int refuse_if_held(struct unload *u)
 		    name, n, n == 1 ? "" : "es", n == 1 ? "s" : "",
 		    n == 1 ? "it" : "them");
 	if (uninspectable)
-		ERR("%s: refusing to unload: %zu processes could not be inspected (run as root)",
-		    name, uninspectable);
+		ERR("%s: refusing to unload: %zu process%s could not be inspected%s",
+		    name, uninspectable, uninspectable == 1 ? "" : "es",
+		    geteuid() == 0 ? ": their holds are unknown" : " (run as root)");
 	return n || uninspectable ? -EBUSY : 0;
 }
 

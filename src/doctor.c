@@ -625,7 +625,7 @@ static void check_fb(struct doctor_ctx *c, const struct fb_device *d,
 
 	if (!wanted(c, d->name))
 		return;
-	fb_view_load(&v, d, c->o->devdir, geteuid() == 0);
+	fb_view_load(&v, d, c->o->devdir, geteuid() == 0, NULL);
 	fb_view_join_display(&v, c->drm);
 	check_kind(c, &v);
 	check_node(c, &v);

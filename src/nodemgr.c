@@ -77,11 +77,8 @@ int nodemgr_check_args(const char *cmd, int argc, char *argv[],
 		ERR("%s: unexpected argument \"%s\"", cmd, argv[optind]);
 		return -EINVAL;
 	}
-	if (!*o->devdir) {
-		ERR("--dev: empty directory name");
-		return -EINVAL;
-	}
-	return 0;
+	/* A --dev that is there but no directory: nothing could be made. */
+	return fb_cmd_check_devdir(o->devdir) < 0 ? -EINVAL : 0;
 }
 
 static bool is_hotplug_option(int c)

@@ -83,8 +83,8 @@ void nodemgr_opts_init(struct nodemgr_opts *o);
 /* One of the shared options, c, with its argument.  0, or -EINVAL
  * (reported). */
 int nodemgr_parse_option(int c, const char *arg, struct nodemgr_opts *o);
-/* After the options: no argument is left, and --dev is not empty.  0,
- * or -EINVAL (reported, naming cmd). */
+/* After the options: no argument is left, and --dev is not empty and,
+ * when it exists, a directory.  0, or -EINVAL (reported, naming cmd). */
 int nodemgr_check_args(const char *cmd, int argc, char *argv[],
 		       const struct nodemgr_opts *o);
 

@@ -7,12 +7,44 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "account.h"
 #include "log.h"
-#include "view.h"
 #include "strutil.h"
+#include "view.h"
+
+static void denied_add(struct fb_view_denied *d, const struct fb_hw_node *node)
+{
+	size_t len = strlen(d->nodes);
+
+	if (!d->n++)
+		d->first = *node;
+	if (len + strlen(node->path) + 6 < sizeof(d->nodes))
+		snprintf(d->nodes + len, sizeof(d->nodes) - len, "%s%s", len ? ", " : "",
+			 node->path);
+	else if (!strstr(d->nodes, ", ..."))
+		snprintf(d->nodes + len, sizeof(d->nodes) - len, ", ...");
+}
+
+void fb_view_denied_say(const struct fb_view_denied *d)
+{
+	char user[64], group[64];
+
+	if (!d->n)
+		return;
+	if (!fb_user_name(d->first.uid, user, sizeof(user)))
+		snprintf(user, sizeof(user), "%u", (unsigned)d->first.uid);
+	if (!fb_group_name(d->first.gid, group, sizeof(group)))
+		snprintf(group, sizeof(group), "%u", (unsigned)d->first.gid);
+	if (d->first.gid == 0)
+		WRN("cannot open %s (%s:%s %04o): permission denied; showing sysfs values only (run as root)",
+		    d->nodes, user, group, (unsigned)(d->first.mode & 07777));
+	else
+		WRN("cannot open %s (%s:%s %04o): permission denied; showing sysfs values only (run as root, or join the group %s)",
+		    d->nodes, user, group, (unsigned)(d->first.mode & 07777), group);
+}
 
 void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *devdir,
-		  bool allow_private)
+		  bool allow_private, struct fb_view_denied *denied)
 {
 	int r;
 
@@ -32,7 +64,9 @@ void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *de
 		fb_pixel_format_decode(&v->hw.var, v->hw.fix.visual, &v->fmt);
 		return;
 	}
-	if (r == -ENOENT)
+	if (r == -EACCES && denied && v->node.state == FB_HW_NODE_OK)
+		denied_add(denied, &v->node);
+	else if (r == -ENOENT)
 		WRN("%s: %s is missing; showing sysfs values only ('fbclassctl coldplug' creates it)",
 		    dev->name, v->node.path);
 	else if (r == -ESTALE)

@@ -22,10 +22,22 @@ struct fb_view {
 	enum fb_kind kind;
 };
 
+/* Nodes this user may not open, gathered over a command's devices and
+ * said in one line by fb_view_denied_say(). */
+struct fb_view_denied {
+	char nodes[1024]; /* "/dev/fb0, /dev/fb1" */
+	size_t n;
+	struct fb_hw_node first; /* its owner and mode name the way in */
+};
+
 /* Inspect the node and query the hardware; says on stderr why values come
- * from sysfs only. */
+ * from sysfs only, but for a node this user may not open when denied is
+ * given: that one is added there. */
 void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *devdir,
-		  bool allow_private);
+		  bool allow_private, struct fb_view_denied *denied);
+/* One warning for all of denied's nodes, naming their owner, group and
+ * mode; nothing when there are none. */
+void fb_view_denied_say(const struct fb_view_denied *denied);
 
 /* Find the framebuffer's DRM card in drm (NULL: none scanned) and tell its
  * kind.  After fb_view_load(): the kind needs fix.id. */

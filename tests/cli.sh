@@ -49,6 +49,11 @@ expect 2 "" "mutually exclusive" -- list -J -P
 expect 2 "" "mutually exclusive" -- list -r -P
 expect 2 "" "mutually exclusive" -- info -J --fbset
 expect 1 "" "fb0: no such framebuffer" -- list fb0
+# A --dev that is a file is a usage error, in every command that takes one.
+for cmd in list info holders bench snap doctor coldplug hotplug daemon "unload fb0"; do
+	# shellcheck disable=SC2086
+	expect 2 "" "fbclassctl: --dev /etc/passwd: not a directory" -- $cmd --dev /etc/passwd
+done
 expect 0 "MAJ:MIN" "" -- list --help
 # --help names every column with a description.
 n=$("$FBCLASSCTL" list --help | awk '/^Columns/{on=1; next} on && NF==0 {exit} on && NF>=2' | wc -l)

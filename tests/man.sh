@@ -77,4 +77,22 @@ for opt in $("$FBCLASSCTL" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 		not_ok "global $opt documented under OPTIONS"
 	fi
 done
+
+# JSON OUTPUT names every top-level key of each command's document, as the
+# schema defines them.
+schema=$top_srcdir/tests/json/fbclassctl.schema.json
+if command -v jq >/dev/null; then
+	awk '/^JSON OUTPUT/{on=1; next} /^[A-Z]/{on=0} on' "$work/page" >"$work/sec-json"
+	keys=$(jq -r '."$defs" | (.list, .info, .holders, .doctor, .bench, .monitor) | .properties | keys[]' "$schema" | sort -u)
+	check "the schema names top-level keys" test "$(echo "$keys" | wc -w)" -ge 15
+	for key in $keys; do
+		if grep -qE -- "(^|[^a-z_:])$key([^a-z_:]|\$)" "$work/sec-json"; then
+			ok "JSON key $key under JSON OUTPUT"
+		else
+			not_ok "JSON key $key under JSON OUTPUT"
+		fi
+	done
+else
+	skip_part "JSON OUTPUT names the schema's keys" "jq not found (Debian package jq)"
+fi
 finish

@@ -1,4 +1,4 @@
-# The two sysfs backends on a real kernel (issue 9): the default build
+# The two sysfs backends on a real kernel: the default build
 # (libudev) as fbclassctl, the --with-libsysfs build (libsysfs and our own
 # netlink reader) as fbclassctl-sysfs.  list -J and info -J agree on
 # vesafb, bochs and vfb; the netlink reader drops a forged uevent from a
