@@ -78,6 +78,17 @@ for opt in $("$FBCLASSCTL" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
 	fi
 done
 
+# HACKING's map names every file of src/ (a .h with its .c as NAME.[ch]).
+for f in "$top_srcdir"/src/*.[ch]; do
+	base=$(basename "$f")
+	stem=${base%.?}
+	if grep -qE -- "(^|[^a-z-])($base|$stem\.\[ch\])([^a-z.-]|\$)" "$top_srcdir/HACKING"; then
+		ok "HACKING names src/$base"
+	else
+		not_ok "HACKING names src/$base"
+	fi
+done
+
 # JSON OUTPUT names every top-level key of each command's document, as the
 # schema defines them.
 schema=$top_srcdir/tests/json/fbclassctl.schema.json
