@@ -1,33 +1,28 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* A gzip'ed file through libz, linked in (the static build): see gz.h. */
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
+/* libz for src/gz.c, linked in (the static build): see gz.h. */
 #include <zlib.h>
 
 #include "gz.h"
 #include "macro.h"
 
-char *fb_gz_read_file(const char *path, size_t max)
+static void *gz_open(const char *path, const char *mode)
 {
-	char *buf = malloc(max + 1);
-	size_t n = 0;
-	gzFile gz;
-	int r = 1;
+	return gzopen(path, mode);
+}
 
-	gz = buf ? gzopen(path, "rb") : NULL;
-	if (!gz) {
-		free(buf);
-		return NULL;
-	}
-	while (n < max && (r = gzread(gz, buf + n, (unsigned)(max - n))) > 0)
-		n += (size_t)r;
-	gzclose(gz);
-	if (r < 0 || memchr(buf, '\0', n)) {
-		free(buf);
-		errno = EINVAL;
-		return NULL;
-	}
-	buf[n] = '\0';
-	return buf;
+static int gz_read(void *gz, void *buf, unsigned len)
+{
+	return gzread(gz, buf, len);
+}
+
+static int gz_close(void *gz)
+{
+	return gzclose(gz);
+}
+
+const struct fb_gz_lib *fb_gz_lib(_unused_ const char *who)
+{
+	static const struct fb_gz_lib lib = { gz_open, gz_read, gz_close };
+
+	return &lib;
 }

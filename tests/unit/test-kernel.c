@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* What the kernel says (kernel.h) and the known kernel bugs compiled in
  * from src/kernel-hazards.tab (kernel-hazards.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "gz.h"
 #include "kernel-hazards.h"
 #include "kernel.h"
 #include "test.h"
@@ -118,11 +121,46 @@ static void test_hazards(void)
 	ASSERT_NULL(kernel_hazard_next("", "vfb", NULL, &i));
 }
 
+/* /proc/config.gz as doctor reads it: whole, and refused when too large
+ * or holding a NUL. */
+static void test_gz(void)
+{
+	char dir[] = "/tmp/fbclass-gz.XXXXXX", cmd[256], path[128];
+	char *text;
+
+	ASSERT_TRUE(mkdtemp(dir) != NULL);
+	snprintf(cmd, sizeof(cmd),
+		 "printf 'CONFIG_FB=y\\nCONFIG_DRM=m\\n' | gzip >%s/config.gz && "
+		 "printf 'a\\0b' | gzip >%s/nul.gz",
+		 dir, dir);
+	if (system(cmd) != 0) {
+		ASSERT_MSG(false, "gzip could not make the test files");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/config.gz", dir);
+	text = fb_gz_read_file(path, 4096);
+	ASSERT_STR_EQ(text, "CONFIG_FB=y\nCONFIG_DRM=m\n");
+	free(text);
+	/* cut at max: what fits is read, no more */
+	text = fb_gz_read_file(path, 11);
+	ASSERT_STR_EQ(text, "CONFIG_FB=y");
+	free(text);
+	snprintf(path, sizeof(path), "%s/nul.gz", dir);
+	errno = 0;
+	ASSERT_NULL(fb_gz_read_file(path, 4096));
+	ASSERT_INT_EQ(errno, EINVAL);
+	snprintf(path, sizeof(path), "%s/none.gz", dir);
+	ASSERT_NULL(fb_gz_read_file(path, 4096));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ASSERT_INT_EQ(system(cmd), 0);
+}
+
 int main(void)
 {
 	test_cmdline();
 	test_config();
 	test_upstream();
 	test_hazards();
+	test_gz();
 	return test_finish("test-kernel");
 }
