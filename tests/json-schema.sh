@@ -32,7 +32,7 @@ valid() {
 	fi
 }
 
-fixtures=("$top_srcdir"/tests/fixtures/captured/*.umockdev "$top_srcdir"/tests/fixtures/handmade/*.umockdev)
+fixtures=("$top_srcdir"/tests/fixtures/captured/*.umockdev "$top_srcdir"/tests/fixtures/captured-6.12/*.umockdev "$top_srcdir"/tests/fixtures/handmade/*.umockdev)
 check "there are trees to run on" test "${#fixtures[@]}" -ge 10
 for t in "${fixtures[@]}"; do
 	n=$(basename "$t" .umockdev)
