@@ -96,7 +96,7 @@ struct unload {
 	const struct unload_opts *o;
 	const struct fb_device *dev;
 	const struct fb_parent *parent;
-	size_t n_holders;
+	size_t n_holders, n_uninspectable;
 	struct fb_fbcon_state fbcon;
 	bool fbcon_unbound;
 	bool driver_gone;
@@ -108,23 +108,44 @@ static const char *node_name_of(const struct fb_device *dev)
 	return dev->devname ? dev->devname : dev->name;
 }
 
-/* A known kernel bug that unloading this driver now would meet, on this
- * kernel (src/kernel-hazards.tab): the unload's --force never goes past
- * one.  NULL when none applies. */
-static const struct kernel_hazard *unload_hazard(const struct unload *u, char *version,
+/* A known kernel bug that this way of unloading the driver, with the
+ * device held, meets on this kernel (src/kernel-hazards.tab): the
+ * unload's --force never goes past one.  NULL when none applies. */
+static const struct kernel_hazard *unload_hazard(const struct unload *u,
+						 enum fb_unload_method how, char *version,
 						 size_t len)
 {
-	static const char *const triggers[] = { "rmmod-open", "unbind-mapped",
-						"unbind-mapped-exit" };
+	static const char *const rmmod[] = { "rmmod-open" };
+	static const char *const unbind[] = { "unbind-mapped", "unbind-mapped-exit" };
+	const char *const *triggers = how == FB_UNLOAD_REMOVE_MODULE ? rmmod : unbind;
+	size_t n =
+		how == FB_UNLOAD_REMOVE_MODULE ? ARRAY_SIZE(rmmod) : ARRAY_SIZE(unbind);
 	const struct kernel_hazard *h = NULL;
 
 	kernel_upstream_version(version, len);
-	for (size_t t = 0; !h && u->parent && t < ARRAY_SIZE(triggers); t++) {
+	for (size_t t = 0; !h && u->parent && t < n; t++) {
 		size_t i = 0;
 
 		h = kernel_hazard_next(version, u->parent->driver, triggers[t], &i);
 	}
 	return h;
+}
+
+/* --force with the device held: refused where a known kernel bug waits.
+ * 0, or -EBUSY (reported). */
+static int refuse_known_bug(const struct unload *u, enum fb_unload_method how)
+{
+	const struct kernel_hazard *h;
+	char version[32];
+
+	if (!u->o->force || !u->n_holders)
+		return 0;
+	h = unload_hazard(u, how, version, sizeof(version));
+	if (!h)
+		return 0;
+	ERR("%s: refusing to unload, even with --force: a known kernel bug of %s (%s) on %s: %s",
+	    u->dev->name, u->parent->driver, h->id, version, h->description);
+	return -EBUSY;
 }
 
 /* Holders of the device, each printed.  Returns the count; *uninspectable
@@ -171,22 +192,9 @@ static int refuse_if_held(struct unload *u)
 
 	n = u->n_holders =
 		check_holders(u->dev, u->o->nm.devdir, u->o->force, &uninspectable);
-	if (u->o->force && (n || uninspectable)) {
-		char version[32];
-		const struct kernel_hazard *h =
-			unload_hazard(u, version, sizeof(version));
-
-		if (h) {
-			ERR("%s: refusing to unload, even with --force: a known kernel bug of %s (%s) on %s: %s",
-			    name, u->parent->driver, h->id, version, h->description);
-			return -EBUSY;
-		}
-	}
-	if (u->o->force) {
-		WRN("*** --force: %s is unloaded although %zu process%s hold%s it and %zu could not be inspected; their next access or close may crash the kernel ***",
-		    name, n, n == 1 ? "" : "es", n == 1 ? "s" : "", uninspectable);
-		return 0;
-	}
+	u->n_uninspectable = uninspectable;
+	if (u->o->force)
+		return 0; /* said by remove_driver(), once it is sure to go on */
 	if (n)
 		ERR("%s: refusing to unload: %zu process%s hold%s it; close %s first (or see --force)",
 		    name, n, n == 1 ? "" : "es", n == 1 ? "s" : "",
@@ -283,6 +291,7 @@ static int remove_driver(struct unload *u)
 		.on_platform_bus = parent && streq_ptr(parent->subsystem, "platform"),
 	};
 	struct fb_kmod *kmod = NULL;
+	enum fb_unload_method action;
 	const char *why = NULL;
 	int r = 0;
 
@@ -298,7 +307,16 @@ static int remove_driver(struct unload *u)
 	}
 	if (facts.has_driver)
 		facts.bound_devices = fb_unload_count_bound(parent->syspath);
-	switch (fb_unload_decide(&facts, &why)) {
+	action = fb_unload_decide(&facts, &why);
+	r = refuse_known_bug(u, action);
+	if (r < 0)
+		goto finish;
+	if (u->o->force && action != FB_UNLOAD_NONE &&
+	    (u->n_holders || u->n_uninspectable))
+		WRN("*** --force: %s is unloaded although %zu process%s hold%s it and %zu could not be inspected; their next access or close may crash the kernel ***",
+		    u->dev->name, u->n_holders, u->n_holders == 1 ? "" : "es",
+		    u->n_holders == 1 ? "s" : "", u->n_uninspectable);
+	switch (action) {
 	case FB_UNLOAD_NONE:
 		ERR("%s: cannot unload: %s", u->dev->name, why);
 		r = -ENODEV;
@@ -310,6 +328,7 @@ static int remove_driver(struct unload *u)
 		r = unbind_parent(u, why);
 		break;
 	}
+finish:
 	fb_kmod_free(kmod);
 	u->driver_gone = r == 0;
 	return r;

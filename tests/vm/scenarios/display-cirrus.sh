@@ -8,6 +8,7 @@ QEMU_VGA=cirrus
 KCMDLINE=""
 MODULES="cirrus"
 GUEST_TOOLS="udevadm strace"
+GUEST_HELPERS="fbtool"
 
 scenario() {
 	t_check "modprobe cirrus" modprobe cirrus
@@ -53,5 +54,22 @@ scenario() {
 	fi
 	t_is "$(grep -c 'known kernel bug' /tmp/bench.err)" "$(per_kernel 6.1=0 6.12=1)" \
 		"bench's stderr has the warning once (6.12 only)"
+
+	# unload --force with a process mapping fb0: refused on 6.12, where
+	# the unbind it would do is that bug (so nothing spins); on 6.1 it
+	# goes ahead
+	rm -f /tmp/held
+	fbtool hold /dev/fb0 /tmp/held &
+	holder=$!
+	t_check "pid $holder holds fb0 open and mapped" wait_for 100 test -s /tmp/held
+	fbclassctl unload --force fb0 >/tmp/unload.out 2>&1
+	t_is "$?" "$(per_kernel 6.1=0 6.12=1)" "unload --force fb0 while it is mapped: exit status"
+	t_diag_stdin </tmp/unload.out
+	t_is "$(grep -c 'refusing to unload, even with --force: a known kernel bug of cirrus (cirrus-unbind-mapped-exit)' /tmp/unload.out)" \
+		"$(per_kernel 6.1=0 6.12=1)" "unload --force names the bug it refuses to meet (6.12 only)"
+	t_is "$(test -e /sys/class/graphics/fb0 && echo kept || echo gone)" "$(per_kernel 6.1=gone 6.12=kept)" \
+		"fb0 is kept where the unload was refused"
+	kill "$holder"
+	wait "$holder" 2>/dev/null
 	t_kernel_clean "no oops, BUG or WARNING (but known kernel hazards)"
 }
