@@ -166,23 +166,27 @@ cold_row() {
 }
 
 bench_coldplug() {
-	if ! modinfo fbfake >/dev/null 2>&1; then
-		t_diag "bench: coldplug: SKIPPED on this kernel: ${BENCH_NO_FBFAKE:-fbfake.ko is not in the initramfs (EXTRA_KO)}"
-		return 0
-	fi
 	_had=$(fb_count)
 	_fake=$((FB_WANT - _had))
-	t_check "fbfake count=$_fake platform=1 (next to $_had fb already there)" \
-		modprobe fbfake count=$_fake platform=1 xres=64 yres=64
-	wait_for 100 sh -c "[ \$(ls -d /sys/class/graphics/fb[0-9]* | wc -l) -ge $FB_WANT ]"
+	# fbfake's line in modules.dep: packed (EXTRA_KO) for this kernel
+	if grep -q '/fbfake\.ko' "/lib/modules/$(uname -r)/modules.dep"; then
+		t_check "fbfake count=$_fake platform=1 (next to $_had fb already there)" \
+			modprobe fbfake count=$_fake platform=1 xres=64 yres=64
+		wait_for 100 sh -c "[ \$(ls -d /sys/class/graphics/fb[0-9]* | wc -l) -ge $FB_WANT ]"
+	else
+		t_diag "bench: coldplug: no fbfake on this kernel, so only the $_had fb already there, not $FB_WANT: ${BENCH_NO_FBFAKE:-fbfake.ko is not in the initramfs (EXTRA_KO)}"
+		_fake=0
+	fi
 	FB_NAMES=""
 	for _d in /sys/class/graphics/fb[0-9]*; do
 		[ -e "$_d/dev" ] && FB_NAMES="$FB_NAMES ${_d##*/}"
 	done
 	FB_N=$(echo "$FB_NAMES" | wc -w)
 	FB_IDS=$(cat /sys/class/graphics/fb[0-9]*/name | sort -u | wc -l)
-	t_is "$FB_N" "$FB_WANT" "$FB_WANT framebuffers: $_had before fbfake, $((FB_N - _had)) of fbfake"
-	dmesg | grep 'fbfake: made' | t_diag_stdin
+	if [ $_fake -gt 0 ]; then
+		t_is "$FB_N" "$FB_WANT" "$FB_WANT framebuffers: $_had before fbfake, $((FB_N - _had)) of fbfake"
+		dmesg | grep 'fbfake: made' | t_diag_stdin
+	fi
 
 	COLD_TOOLS="mdevs mdevsall $BUILDS"
 	for _b in $BUILDS; do COLD_TOOLS="$COLD_TOOLS ${_b}_start ${_b}_plan"; done
@@ -225,7 +229,7 @@ bench_coldplug() {
 			sort "/tmp/cold.$_t.bad" | uniq -c | head -5 | t_diag_stdin
 		fi
 	done
-	t_check "rmmod fbfake" rmmod fbfake
+	[ $_fake -eq 0 ] || t_check "rmmod fbfake" rmmod fbfake
 }
 
 # ---- the daemons, for 2. and 3. ----

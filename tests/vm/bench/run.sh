@@ -11,7 +11,7 @@
 # there after that is reported as SKIPPED (the guest prints why), and the
 # others run.  fbfake.ko (tests/vm/fbfake/build.sh) is built for each
 # kernel; where it cannot be (Debian 13's headers need gcc-14), the
-# coldplug part is SKIPPED on that kernel, with the reason.  Everything
+# coldplug part runs on the fbs there are (bochs-drm's one) and says why.  Everything
 # else is tests/vm/run.sh's (VM_TIMEOUT, VM_KEEP, VM_STREAM, ...).
 # Fails only when a tool does not work (a node or a link missing, a daemon
 # dead); goals are printed, never asserted.
