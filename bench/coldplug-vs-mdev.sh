@@ -2,7 +2,8 @@
 # bench/coldplug-vs-mdev.sh: "fbclassctl coldplug" against "busybox mdev -s"
 # on the same generated sysfs tree of N framebuffers (default 32, FB_MAX),
 # in the same run.  As root, in a private mount namespace, each run on a
-# fresh tmpfs.  Runs alternate between the two tools; medians are compared.
+# fresh tmpfs.  Runs alternate between the two tools; the table (median
+# [q1 q3], ratio, goal) is the VM bench's (tests/vm/bench/stats.sh).
 #
 # The tree is built once by umockdev from tests/ns/mkfixture.sh.  mdev -s
 # reads it bind-mounted over /sys.  libudev refuses a /sys that is not
@@ -25,8 +26,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 die() { echo "bench-coldplug: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "needs root (mount namespace, mknod)"
 [ -x "$FBCLASSCTL" ] || die "$FBCLASSCTL is not built"
-[ -n "$BUSYBOX" ] && "$BUSYBOX" mdev --help >/dev/null 2>&1 ||
+if [ -z "$BUSYBOX" ] || ! "$BUSYBOX" mdev --help >/dev/null 2>&1; then
 	die "busybox with mdev is missing (Debian package busybox-static)"
+fi
 command -v umockdev-run >/dev/null || die "umockdev-run is missing (Debian package umockdev)"
 
 if [ -z "${FBBENCH_INNER:-}" ]; then
@@ -36,6 +38,7 @@ if [ -z "${FBBENCH_INNER:-}" ]; then
 	# out and use it as /sys for both tools.
 	sh "$top_srcdir/tests/ns/mkfixture.sh" "$N" >"$work/tree.umockdev"
 	mkdir "$work/testbed"
+	# shellcheck disable=SC2016 # expanded by that sh
 	umockdev-run -d "$work/tree.umockdev" -- sh -c 'cp -a "$UMOCKDEV_DIR/sys" "$1"' sh \
 		"$work/testbed/sys"
 	[ -d "$work/testbed/sys/class/graphics" ] || die "could not build the sysfs tree"
@@ -88,15 +91,22 @@ run_one() {
 	echo $((t1 - t0))
 }
 
+# count_in DIR GLOB: the entries of DIR that GLOB matches
+count_in() {
+	local n=0 f
+	for f in "$1"/$2; do [ -e "$f" ] && n=$((n + 1)); done
+	echo "$n"
+}
 # Sanity: both make all N nodes from this tree.
 fresh_dev
 fbc
-n_fb=$(ls "$work/dev" | grep -c '^fb[0-9][0-9]*$' || true)
+n_fb=$(count_in "$work/dev" 'fb[0-9]*')
 [ "$n_fb" = "$N" ] || die "fbclassctl made $n_fb nodes, not $N"
-n_links=$(ls "$work/dev/fb/by-path" | wc -l)
+n_links=$(count_in "$work/dev/fb/by-path" '*')
+n_names=$(count_in "$work/dev/fb/by-name" '*')
 fresh_dev
 "$BUSYBOX" mdev -s
-n_mdev=$(ls /dev | grep -c '^fb[0-9][0-9]*$' || true)
+n_mdev=$(count_in /dev 'fb[0-9]*')
 [ "$n_mdev" = "$N" ] || die "mdev -s made $n_mdev nodes, not $N"
 
 what="fbclassctl mdev startup scan"
@@ -104,15 +114,26 @@ for w in $what; do : >"$work/$w.t"; done
 for _ in $(seq "$ROUNDS"); do
 	for w in $what; do run_one "$w" >>"$work/$w.t"; done
 done
-median() { sort -n "$1" | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-awk -v f="$(median "$work/fbclassctl.t")" -v m="$(median "$work/mdev.t")" \
-	-v s0="$(median "$work/startup.t")" -v s1="$(median "$work/scan.t")" \
-	-v n="$N" -v r="$ROUNDS" -v p="${PRELOAD:-yes}" -v l="$n_links" 'BEGIN {
-	printf "coldplug of %d framebuffers, fresh tmpfs /dev, median of %d runs each\n", n, r
-	printf "  fbclassctl coldplug:   %7.2f ms  (%d nodes, %d by-path + by-name links)\n", f / 1e3, n, l
-	printf "  busybox mdev -s:       %7.2f ms  (%d nodes, no links)\n", m / 1e3, n
-	printf "  ratio fbclassctl/mdev: %7.2f     (goal: < 0.50)\n", f / m
-	printf "where fbclassctl spends it (umockdev preload: %s):\n", p
+# the same statistics and format as the VM bench's (make bench-vm)
+# shellcheck source=tests/vm/bench/stats.sh
+. "$top_srcdir/tests/vm/bench/stats.sh"
+f=$(quartiles <"$work/fbclassctl.t")
+m=$(quartiles <"$work/mdev.t")
+s0=$(median <"$work/startup.t")
+s1=$(median <"$work/scan.t")
+build=default
+goal=1.0
+case $("$FBCLASSCTL" --version) in
+*"link: static"*) build=static goal=0.5 ;;
+*"sysfs: libsysfs"*) build=libsysfs goal= ;;
+esac
+r=$(ratio "${f%% *}" "${m%% *}")
+echo "coldplug of $N fbs (a generated sysfs tree), fresh tmpfs /dev, $ROUNDS runs alternating, median [q1 q3]"
+printf '  %-26s %-26s (%d nodes, no links)\n' "busybox mdev -s" "$(ms_iqr "$m")" "$N"
+printf '  %-26s %-26s ratio %s%s  (%d nodes, %d by-path + %d by-name links)\n' "fbclassctl ($build)" \
+	"$(ms_iqr "$f")" "$r" "${goal:+  $(goal_le "$r" "$goal")}" "$N" "$n_links" "$n_names"
+awk -v f="${f%% *}" -v s0="$s0" -v s1="$s1" -v p="${PRELOAD:-yes}" 'BEGIN {
+	printf "where fbclassctl spends it, medians (umockdev preload: %s):\n", p
 	printf "  start-up (--version):        %7.2f ms\n", s0 / 1e3
 	printf "  + scan and plan (--dry-run): %7.2f ms\n", (s1 - s0) / 1e3
 	printf "  + apply and prune:           %7.2f ms\n", (f - s1) / 1e3
