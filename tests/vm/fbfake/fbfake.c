@@ -218,5 +218,6 @@ static void __exit fbfake_exit(void)
 
 module_init(fbfake_init);
 module_exit(fbfake_exit);
-MODULE_DESCRIPTION("Framebuffers with arbitrary geometry, for fbclassctl's hostile tests and VM bench");
+MODULE_DESCRIPTION(
+	"Framebuffers with arbitrary geometry, for fbclassctl's hostile tests and VM bench");
 MODULE_LICENSE("GPL");

@@ -65,7 +65,8 @@ int main(int argc, char *argv[])
 	}
 	t1 = now_us();
 	code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	fprintf(out, "%lld %lld %d\n", t1 - t0, tv_us(ru.ru_utime) + tv_us(ru.ru_stime), code);
+	fprintf(out, "%lld %lld %d\n", t1 - t0, tv_us(ru.ru_utime) + tv_us(ru.ru_stime),
+		code);
 	if (fclose(out) != 0) {
 		fprintf(stderr, "timerun: %s: %s\n", argv[1], strerror(errno));
 		return 2;
