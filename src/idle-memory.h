@@ -9,9 +9,11 @@
  * module loading) would stay mapped for the daemon's whole life, in
  * 64 KiB windows (the kernel's fault-around), though its event loop runs
  * in a few of them.  fb_idle_memory_release() unmaps the pages of every
- * executable file mapping (never written: the file still has them, and
- * what runs again faults back in), returns the heap's free memory to the
- * kernel, and drops the stack pages well below the caller's frame.
+ * private read-only file mapping (code, read-only data) not one page of
+ * which was written (a relocated RELRO page was: that mapping stays): the
+ * file still has them all, and what runs again faults back in.  It
+ * returns the heap's free memory to the kernel, and drops the stack pages
+ * well below the caller's frame.
  * Single-threaded callers only, outside a signal handler.
  */
 
