@@ -461,11 +461,12 @@ static struct json_object *json_node(const struct fb_view *v)
 static struct json_object *json_edid(const struct drm_connector *c)
 {
 	const struct edid_info *e = &c->edid_info;
-	struct json_object *o, *problems = json_object_new_array();
+	struct json_object *o, *problems;
 
 	if (!c->edid_len)
 		return NULL;
 	o = json_object_new_object();
+	problems = json_object_new_array();
 	json_add_uint(o, "bytes", c->edid_len);
 	json_add_bool(o, "trusted", e->problems == 0);
 	for (unsigned bit = 0; bit < EDID_PROBLEM_COUNT; bit++)
