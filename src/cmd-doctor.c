@@ -171,11 +171,9 @@ static int do_doctor(int argc, char *argv[])
 	}
 	if (fb_cmd_scan(&fbs, FB_SCAN_NODE, false) < 0)
 		return FB_EXIT_ERROR;
-	r = drm_scan(&drm, DRM_SCAN_ALL);
-	if (r < 0) {
-		log_errno(r, "cannot scan /sys/class/drm: %m");
+	r = fb_cmd_scan_drm(&drm, DRM_SCAN_ALL);
+	if (r < 0)
 		goto finish;
-	}
 	if (optind < argc && doctor_subject(argv[optind], &fbs, &drm, &cli.o.only) < 0)
 		goto finish;
 	r = doctor_run(&cli.o, &fbs, &drm, &rep);

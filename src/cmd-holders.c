@@ -429,10 +429,8 @@ static int do_holders(int argc, char *argv[])
 	r = 0;
 	for (int i = optind; i < argc && r == 0; i++)
 		if (strncmp(argv[i], "card", 4) == 0 && !drm.n)
-			r = drm_scan(&drm, DRM_SCAN_ALL);
-	if (r < 0)
-		log_errno(r, "cannot scan /sys/class/drm: %m");
-	else
+			r = fb_cmd_scan_drm(&drm, DRM_SCAN_ALL);
+	if (r == 0)
 		r = holders_select(argc - optind, argv + optind, &list, &drm, &sel);
 	ret = fb_exit_code(r);
 	if (r != -ENOMEM && (holders_scan(&o, &sel, &hl, &st) < 0 ||

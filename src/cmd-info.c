@@ -724,9 +724,8 @@ static int do_info(int argc, char *argv[])
 	if (r == -ENOMEM)
 		goto finish;
 	/* --fbset prints modes only; the others show the display too */
-	r = o.fbset ? 0 : drm_scan(&drm, DRM_SCAN_ALL);
+	r = o.fbset ? 0 : fb_cmd_scan_drm(&drm, DRM_SCAN_ALL);
 	if (r < 0) {
-		log_errno(r, "cannot scan /sys/class/drm: %m");
 		ret = FB_EXIT_ERROR;
 		goto finish;
 	}

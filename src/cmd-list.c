@@ -636,9 +636,8 @@ static int do_list(int argc, char *argv[])
 	ret = fb_exit_code(r);
 	if (r == -ENOMEM)
 		goto finish;
-	r = needs_drm(&ctl) ? drm_scan(&drm, DRM_SCAN_ALL) : 0;
+	r = needs_drm(&ctl) ? fb_cmd_scan_drm(&drm, DRM_SCAN_ALL) : 0;
 	if (r < 0) {
-		log_errno(r, "cannot scan /sys/class/drm: %m");
 		ret = FB_EXIT_ERROR;
 		goto finish;
 	}

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "display.h"
 #include "fbclass.h"
 #include "log.h"
 
@@ -27,6 +28,15 @@ int fb_cmd_scan(struct fb_device_list *list, unsigned what, bool say_empty)
 		return log_errno(r, "cannot scan /sys/class/graphics: %m");
 	if (!list->n && say_empty)
 		INF("no framebuffer devices found in /sys/class/graphics");
+	return 0;
+}
+
+int fb_cmd_scan_drm(struct drm_list *drm, unsigned what)
+{
+	int r = drm_scan(drm, what);
+
+	if (r < 0)
+		return log_errno(r, "cannot scan /sys/class/drm: %m");
 	return 0;
 }
 

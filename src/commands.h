@@ -36,6 +36,7 @@ extern const struct fb_cmd fb_cmd_doctor;
 
 struct fb_device;
 struct fb_device_list;
+struct drm_list;
 
 /* "Try 'fbclassctl CMD --help'." on stderr; returns FB_EXIT_USAGE. */
 int fb_usage_error(const char *cmd);
@@ -44,6 +45,9 @@ int fb_exit_code(int r);
 /* fb_device_scan(), saying once why the class could not be read, and
  * with say_empty that it is empty (info level).  0 or -errno (reported). */
 int fb_cmd_scan(struct fb_device_list *list, unsigned what, bool say_empty);
+/* drm_scan(), saying why /sys/class/drm could not be read.  0 or -errno
+ * (reported). */
+int fb_cmd_scan_drm(struct drm_list *drm, unsigned what);
 /* --dev DIR: a usage error when DIR is empty, or exists and is not a
  * directory (said).  A DIR that does not exist is no error: its nodes are
  * missing, which the commands report.  0, -EINVAL or -ENOTDIR. */
