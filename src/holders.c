@@ -281,8 +281,10 @@ static int scan_fds(struct scan_ctx *c, int piddir, pid_t pid, const char *comm)
 		return access_denied(errno) ? -EACCES : -errno;
 	d = fdopendir(fdd);
 	if (!d) {
+		int r_open = -errno;
+
 		close(fdd);
-		return -errno;
+		return r_open;
 	}
 	while ((de = readdir(d))) {
 		struct stat st;
@@ -369,8 +371,10 @@ static int scan_maps(struct scan_ctx *c, int piddir, pid_t pid, const char *comm
 		return access_denied(errno) ? -EACCES : -errno;
 	f = fdopen(fd, "re");
 	if (!f) {
+		int r_open = -errno;
+
 		close(fd);
-		return -errno;
+		return r_open;
 	}
 	mapfiles = openat(piddir, "map_files", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	errno = 0;

@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* Memory given back after start-up: see idle-memory.h. */
 #include <fcntl.h>
-#include <inttypes.h>
+#include <limits.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "holders.h"
 #include "idle-memory.h"
 #include "log.h"
 #include "macro.h"
+#include "strutil.h"
 
 /* Below the caller's frame, what its next calls may use is kept. */
 #define STACK_KEEP (64u * 1024)
@@ -27,18 +29,18 @@ struct mapping {
 	unsigned long anon_kb; /* its pages written since (COW copies) */
 };
 
-/* "start-end perms offset dev inode path": a mapping's first line. */
-static bool mapping_start(const char *line, struct mapping *m)
+/* A mapping's first line ("start-end perms offset dev inode path"), parsed
+ * as holders reads /proc/PID/maps. */
+static bool mapping_start(char *line, struct mapping *m)
 {
-	unsigned long long inode;
-	char perms[8];
-	int path = 0;
+	struct fb_maps_entry e;
 
-	if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %7s %*s %*s %llu %n", &m->start,
-		   &m->end, perms, &inode, &path) < 4)
+	if (fb_maps_parse_line(line, &e) < 0)
 		return false;
-	m->file_ro = inode != 0 && perms[1] != 'w' && perms[3] == 'p';
-	m->stack = path && strncmp(line + path, "[stack]", 7) == 0;
+	m->start = (uintptr_t)e.start;
+	m->end = (uintptr_t)e.end;
+	m->file_ro = e.inode != 0 && e.perms[1] != 'w' && e.perms[3] == 'p';
+	m->stack = strcmp(e.path, "[stack]") == 0;
 	m->anon_kb = 0;
 	return true;
 }
@@ -63,13 +65,19 @@ static void release_mapping(const struct mapping *m, uintptr_t sp, struct maps_t
 	}
 }
 
-static void smaps_line(const char *line, uintptr_t sp, struct mapping *m, bool *have,
+static void smaps_line(char *line, uintptr_t sp, struct mapping *m, bool *have,
 		       struct maps_total *t)
 {
 	if (!*have) {
 		*have = mapping_start(line, m);
 	} else if (strncmp(line, "Anonymous:", 10) == 0) {
-		sscanf(line + 10, "%lu", &m->anon_kb);
+		const char *p = line + 10;
+		unsigned long long kb;
+
+		while (*p == ' ')
+			p++;
+		/* unreadable: taken as written, so the mapping is kept */
+		m->anon_kb = parse_decimal_prefix(p, ULONG_MAX, &kb, NULL) == 0 ? kb : 1;
 	} else if (strncmp(line, "VmFlags:", 8) == 0) {
 		release_mapping(m, sp, t);
 		*have = false;
