@@ -84,17 +84,11 @@ static size_t nt_threshold;
 /* A CPU number at *s (digits only, below 65536), *s moved past it; -1 if none. */
 static long cpu_number(const char **s)
 {
-	long v = 0;
+	unsigned long long v;
 
-	if (**s < '0' || **s > '9')
+	if (parse_decimal_prefix(*s, 65535, &v, s) < 0)
 		return -1;
-	while (**s >= '0' && **s <= '9') {
-		v = v * 10 + (**s - '0');
-		if (v >= 65536)
-			return -1;
-		(*s)++;
-	}
-	return v;
+	return (long)v;
 }
 
 unsigned fbk_cpulist_count(const char *s)

@@ -135,7 +135,7 @@ size_t fbk_row_bytes(unsigned bpp, unsigned w)
 /* A surface holds pixels as stored: 15 bpp is a 16-bit surface. */
 static bool bpp_valid(unsigned bpp)
 {
-	return bpp && fb_pixel_storage_bits(bpp) == bpp;
+	return fb_pixel_bits_are_storage(bpp);
 }
 
 static uint32_t pixel_mask(unsigned bpp)
@@ -517,18 +517,27 @@ int fbk_fill(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w, un
 /* Copy n bytes forward; callers guarantee d <= s or no overlap. */
 typedef void (*copy_row_fn)(uint8_t *d, const uint8_t *s, size_t n);
 
+/* The bytes before the first aligned one (head) go by memmove, and *d, *s,
+ * *n move past them.  False when the row is shorter than head + body: then
+ * memmove did it all. */
+static inline bool copy_row_head(uint8_t **d, const uint8_t **s, size_t *n, size_t head,
+				 size_t body)
+{
+	if (*n < head + body) {
+		memmove(*d, *s, *n);
+		return false;
+	}
+	memmove(*d, *s, head);
+	*d += head;
+	*s += head;
+	*n -= head;
+	return true;
+}
+
 static void copy_row_scalar32(uint8_t *d, const uint8_t *s, size_t n)
 {
-	size_t h = (size_t)(-(uintptr_t)d) & 3;
-
-	if (n < h + 4) {
-		memmove(d, s, n);
+	if (!copy_row_head(&d, &s, &n, (size_t)(-(uintptr_t)d) & 3, 4))
 		return;
-	}
-	memmove(d, s, h);
-	d += h;
-	s += h;
-	n -= h;
 	for (; n >= 4; n -= 4, d += 4, s += 4) {
 		uint32_t v;
 		memcpy(&v, s, 4);
@@ -543,14 +552,8 @@ static void copy_row_scalar32(uint8_t *d, const uint8_t *s, size_t n)
 	static attr void name(uint8_t *d, const uint8_t *s, size_t n)         \
 	{                                                                     \
 		size_t h = (size_t)(-(uintptr_t)d) & (V - 1);                 \
-		if (n < h + 4 * V) {                                          \
-			memmove(d, s, n);                                     \
+		if (!copy_row_head(&d, &s, &n, h, 4 * V))                     \
 			return;                                               \
-		}                                                             \
-		memmove(d, s, h);                                             \
-		d += h;                                                       \
-		s += h;                                                       \
-		n -= h;                                                       \
 		for (; n >= 4 * V; n -= 4 * V, d += 4 * V, s += 4 * V) {      \
 			VT a = LOAD(s), b = LOAD(s + V), c = LOAD(s + 2 * V), \
 			   e = LOAD(s + 3 * V);                               \
@@ -571,16 +574,8 @@ __attribute__((target("sse4.1"))) static void copy_row_sse41_load(uint8_t *d,
 								  const uint8_t *s,
 								  size_t n)
 {
-	size_t h = (size_t)(-(uintptr_t)s) & 15;
-
-	if (n < h + 64) {
-		memmove(d, s, n);
+	if (!copy_row_head(&d, &s, &n, (size_t)(-(uintptr_t)s) & 15, 64))
 		return;
-	}
-	memmove(d, s, h);
-	d += h;
-	s += h;
-	n -= h;
 	for (; n >= 64; n -= 64, d += 64, s += 64) {
 		__m128i a = _mm_stream_load_si128((__m128i *)(void *)s);
 		__m128i b = _mm_stream_load_si128((__m128i *)(void *)(s + 16));

@@ -517,6 +517,11 @@ unsigned fb_pixel_storage_bits(unsigned bits_per_pixel)
 	}
 }
 
+bool fb_pixel_bits_are_storage(unsigned bpp)
+{
+	return bpp && fb_pixel_storage_bits(bpp) == bpp;
+}
+
 void fb_pixel_format_decode(const struct fb_var_screeninfo *v, uint32_t visual,
 			    struct fb_pixel_format *fmt)
 {

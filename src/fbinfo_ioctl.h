@@ -94,6 +94,9 @@ struct fb_pixel_format {
  * 0 for any other depth, which fbclassctl cannot address.  The one check
  * of a supported depth: bench, snap and the fill and copy kernels ask it. */
 unsigned fb_pixel_storage_bits(unsigned bits_per_pixel);
+/* bpp is a storage size itself (a surface's or a converted area's depth:
+ * 15 is not, its pixels take 16). */
+bool fb_pixel_bits_are_storage(unsigned bpp);
 
 /* Name the format after the DRM fourcc convention from var and the visual. */
 void fb_pixel_format_decode(const struct fb_var_screeninfo *var, uint32_t visual,

@@ -30,9 +30,7 @@ static void rule_free(struct fb_rule *rule)
 	free(rule->match_monitor);
 	free(rule->user);
 	free(rule->group);
-	for (size_t i = 0; i < rule->n_links; i++)
-		free(rule->links[i]);
-	free(rule->links);
+	strv_free(rule->links, rule->n_links);
 	memset(rule, 0, sizeof(*rule));
 }
 
@@ -41,24 +39,17 @@ void fb_rules_free(struct fb_rules *r)
 	for (size_t i = 0; i < r->n; i++)
 		rule_free(&r->rules[i]);
 	free(r->rules);
-	for (size_t i = 0; i < r->n_errors; i++)
-		free(r->errors[i]);
-	free(r->errors);
+	strv_free(r->errors, r->n_errors);
 	memset(r, 0, sizeof(*r));
 }
 
 static int add_error(struct fb_rules *r, const char *file, unsigned line, const char *what)
 {
-	char **v = realloc(r->errors, (r->n_errors + 1) * sizeof(*v));
 	char *msg;
 
-	if (!v)
-		return -ENOMEM;
-	r->errors = v;
 	if (asprintf(&msg, "%s:%u: %s", file, line, what) < 0)
 		return -ENOMEM;
-	r->errors[r->n_errors++] = msg;
-	return 0;
+	return strv_push(&r->errors, &r->n_errors, &r->errors_cap, msg);
 }
 
 const char *fb_rule_link_problem(const char *link)
@@ -330,21 +321,13 @@ static int set_mode(struct fb_rule *rule, char *value, char *why, size_t whylen)
 static int add_link(struct fb_rule *rule, char *value, char *why, size_t whylen)
 {
 	const char *problem = fb_rule_link_problem(value);
-	char **v;
 
 	if (problem) {
 		snprintf(why, whylen, "invalid link \"%s\": %s", value, problem);
 		free(value);
 		return -EINVAL;
 	}
-	v = realloc(rule->links, (rule->n_links + 1) * sizeof(*v));
-	if (!v) {
-		free(value);
-		return -ENOMEM;
-	}
-	rule->links = v;
-	rule->links[rule->n_links++] = value;
-	return 0;
+	return strv_push(&rule->links, &rule->n_links, &rule->links_cap, value);
 }
 
 enum {

@@ -29,7 +29,7 @@ struct fb_rule {
 	mode_t mode;
 	char *user, *group; /* as written */
 	char **links; /* relative, validated: "display/main" */
-	size_t n_links;
+	size_t n_links, links_cap;
 };
 
 struct fb_rules {
@@ -37,7 +37,7 @@ struct fb_rules {
 	size_t n;
 	/* "FILE:LINE: what is wrong", one per bad line, in file order. */
 	char **errors;
-	size_t n_errors;
+	size_t n_errors, errors_cap;
 };
 
 /* Parse text as the contents of file (used in messages).  Every bad line

@@ -180,7 +180,7 @@ int fb_snap_convert(const uint8_t *src, size_t len, const struct fb_snap_area *a
 	uint64_t line_bits = (uint64_t)a->line_length * 8;
 	size_t span = fb_snap_span(a);
 
-	if (!fmt->bpp || fb_pixel_storage_bits(fmt->bpp) != fmt->bpp)
+	if (!fb_pixel_bits_are_storage(fmt->bpp))
 		return -EINVAL;
 	if (fmt->kind != FB_PIXEL_RGB && fmt->kind != FB_PIXEL_INDEXED &&
 	    fmt->kind != FB_PIXEL_GRAY)
