@@ -216,7 +216,7 @@ void fb_bench_console_restore(struct fb_bench_console *con)
 	con->fd = -1;
 }
 
-int fbclassctl_bench_quick(const struct fb_device *fbdev, const char *devdir)
+int fb_bench_quick(const struct fb_device *fbdev, const char *devdir)
 {
 	struct fb_bench_opts opts = { .quick = true };
 	struct fb_bench_dev dev;
@@ -243,10 +243,9 @@ int fbclassctl_bench_quick(const struct fb_device *fbdev, const char *devdir)
 		ERR("%s: quick validation failed to run: %s", fbdev->name, strerror(-r));
 	} else if (!rep->validation.passed) {
 		const struct fb_bench_mismatch *f = &rep->validation.first;
-		ERR("%s: validation failed: %" PRIu64
-		    " mismatches, first at %u,%u after %s/%s: expected 0x%x, got 0x%x",
-		    fbdev->name, rep->validation.mismatches, f->x, f->y, f->op,
-		    f->strategy, f->expected, f->got);
+		ERR("%s: validation failed: %llu mismatches, first at %u,%u after %s/%s: expected 0x%x, got 0x%x",
+		    fbdev->name, (unsigned long long)rep->validation.mismatches, f->x,
+		    f->y, f->op, f->strategy, f->expected, f->got);
 		r = 1;
 	}
 finish:

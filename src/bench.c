@@ -434,7 +434,7 @@ static int validate(struct run_ctx *c, const struct opdef *op, const struct stra
 		break;
 	}
 	default:
-		return -1;
+		return -EINVAL;
 	}
 	if (r < 0)
 		return r;

@@ -171,7 +171,7 @@ void fb_bench_console_restore(struct fb_bench_console *con);
  * 0 passed, 1 validation failed (logged), -errno on error (logged;
  * -ENODEV when the device went away).
  */
-int fbclassctl_bench_quick(const struct fb_device *fbdev, const char *devdir);
+int fb_bench_quick(const struct fb_device *fbdev, const char *devdir);
 
 /*
  * bench --snap DIR: a PNG of each validated pattern (fill, upload, copy) as

@@ -56,7 +56,7 @@ int nodemgr_parse_option(int c, const char *arg, struct nodemgr_opts *o)
 		o->load_modules = true;
 		return 0;
 	case NODEMGR_OPT_VALIDATE:
-		o->validate = fbclassctl_bench_quick;
+		o->validate = fb_bench_quick;
 		return 0;
 	case NODEMGR_OPT_FULL_SCAN:
 		o->full_scan = true;

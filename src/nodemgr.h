@@ -23,7 +23,7 @@ struct fb_uevent;
 struct nodemgr_cache;
 struct node_plan;
 
-/* A device validator (fbclassctl_bench_quick): 0 passed, 1 failed (logged),
+/* A device validator (fb_bench_quick): 0 passed, 1 failed (logged),
  * -errno when it could not run (logged; -ENODEV: the device went away). */
 typedef int (*nodemgr_validate_fn)(const struct fb_device *dev, const char *devdir);
 

@@ -550,8 +550,10 @@ static int prune_links_in(struct apply_ctx *c, const char *dir,
 		return pfd;
 	d = fdopendir(pfd);
 	if (!d) {
+		int r_open = -errno;
+
 		close(pfd);
-		return -errno;
+		return r_open;
 	}
 	dfd = dirfd(d);
 	while ((de = readdir(d))) {
@@ -635,8 +637,10 @@ int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan
 		return log_errno(-errno, "%s: cannot open directory: %m", devdir_shown);
 	d = fdopendir(fd);
 	if (!d) {
+		int r_open = -errno;
+
 		close(fd);
-		return -errno;
+		return r_open;
 	}
 	while ((de = readdir(d))) {
 		bool tmp = tmp_is_stale(de->d_name);
