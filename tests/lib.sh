@@ -37,6 +37,14 @@ check() {
 	if "$@"; then ok "$name"; else not_ok "$name"; fi
 }
 
+# expect_eq NAME GOT WANT: ok when GOT is WANT, else both shown.
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else
+		not_ok "$1"
+		printf '#   got:  %s\n#   want: %s\n' "$2" "$3"
+	fi
+}
+
 finish() {
 	echo "# $n_pass passed, $n_fail failed"
 	[ "$n_fail" -eq 0 ]

@@ -18,13 +18,6 @@ run() {
 	"$@" >"$out" 2>&1
 	echo $?
 }
-expect_eq() {
-	if [ "$2" = "$3" ]; then ok "$1"; else
-		not_ok "$1"
-		printf '#   got:  %s\n#   want: %s\n' "$2" "$3"
-	fi
-}
-
 for cmd in coldplug hotplug; do
 	expect_eq "$cmd --help exits 0" "$(run "$work/out" "$FBCLASSCTL" $cmd --help)" 0
 	check "$cmd --help shows usage" grep -q "^Usage: fbclassctl $cmd" "$work/out"

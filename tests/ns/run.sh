@@ -36,12 +36,6 @@ fbc() { "$UMOCKDEV_RUN" -d "$fixture" -- "$FBCLASSCTL" "$@"; }
 # node NAME: "type maj:min user:group mode" of $dev/NAME (hex maj:min as stat)
 node() { stat -c '%F %t:%T %U:%G %a' "$dev/$1" 2>&1; }
 tree() { (cd "$dev" && ls -liR --time-style=+%s.%N .); }
-expect_eq() { # NAME GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else
-		not_ok "$1"
-		printf '#   got:  %s\n#   want: %s\n' "$2" "$3" | sed 's/^/# /'
-	fi
-}
 expect_grep() { # NAME PATTERN FILE
 	if grep -qF -- "$2" "$3"; then ok "$1"; else
 		not_ok "$1"
