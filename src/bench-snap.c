@@ -22,16 +22,14 @@ int fb_bench_snaps_open(struct fb_bench_snaps *s, const char *dir)
 
 	*s = (struct fb_bench_snaps){ .dirfd = -1, .dir = dir };
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
-		int r = -errno;
-		ERR("bench: --snap %s: cannot open the directory: %s", dir, strerror(-r));
-		return r;
-	}
+	if (fd < 0)
+		return log_errno(-errno,
+				 "bench: --snap %s: cannot open the directory: %m", dir);
 	/* Checked now, before anything is drawn. */
 	if (faccessat(fd, ".", W_OK | X_OK, AT_EACCESS) < 0) {
-		int r = -errno;
-		ERR("bench: --snap %s: cannot write in the directory: %s", dir,
-		    strerror(-r));
+		int r = log_errno(-errno,
+				  "bench: --snap %s: cannot write in the directory: %m",
+				  dir);
 		close(fd);
 		return r;
 	}

@@ -79,11 +79,9 @@ static int snap_one(const struct fb_device *dev, const char *devdir, const char 
 	free(rgb);
 	if (r == -EINTR)
 		return r;
-	if (r < 0) {
-		ERR("%s: cannot write %s: %s", dev->name,
-		    strcmp(path, "-") ? path : "stdout", strerror(-r));
-		return r;
-	}
+	if (r < 0)
+		return log_errno(r, "%s: cannot write %s: %m", dev->name,
+				 strcmp(path, "-") ? path : "stdout");
 	if (strcmp(path, "-") != 0)
 		printf("%s: %ux%u %s -> %s\n", dev->name, w, h, fmt, path);
 	return 0;
