@@ -27,6 +27,7 @@ enum strat_kind {
 	ST_COPY, /* an fbk copy method */
 	ST_WRITE, /* write(2)/pwrite of whole frames to the node */
 	ST_READ, /* read(2)/pread of whole frames from the node */
+	ST_SHADOW, /* draw into a RAM copy of the frame, then upload the changed rows */
 };
 
 struct strategy {
@@ -67,6 +68,7 @@ static const struct strategy rect_strategies[] = {
 	{ "avx2", ST_FILL, FBK_FILL_AVX2 },
 	{ "pixman", ST_FILL, FBK_FILL_PIXMAN },
 	{ "auto", ST_FILL, FBK_FILL_AUTO, true, true },
+	{ "shadow", ST_SHADOW },
 	{},
 };
 static const struct strategy upload_strategies[] = {
@@ -93,6 +95,7 @@ static const struct strategy copy_strategies[] = {
 	{ "avx2-nt", ST_COPY, FBK_COPY_AVX2_NT, false, true },
 	{ "pixman", ST_COPY, FBK_COPY_PIXMAN },
 	{ "write", ST_WRITE, 0, false, true },
+	{ "shadow", ST_SHADOW },
 	{},
 };
 
@@ -117,6 +120,8 @@ struct run_ctx {
 	struct fbk_surface stage; /* the filled frame written by "write" */
 	struct fbk_surface rb; /* readback destination */
 	struct fbk_surface expect; /* img scrolled, for copy validation */
+	struct fbk_surface shadow; /* "shadow": what the device shows, kept in RAM */
+	uint8_t *damaged; /* "shadow": a flag per row drawn since the last upload */
 	uint8_t *scratch; /* for the "write" copy: rows read back */
 	uint32_t fill_px, memset_px;
 	uint32_t rng;
@@ -176,6 +181,8 @@ static bool strategy_applies(const struct run_ctx *c, const struct opdef *op,
 	}
 	if (op->kind == OP_COPY && s->height <= SCROLL_ROWS)
 		return false;
+	if (st->kind == ST_SHADOW)
+		return true;
 	if (st->kind == ST_FILL) {
 		uint32_t px = st->method == FBK_FILL_MEMSET ? c->memset_px : c->fill_px;
 		return fbk_fill_method_usable(st->method, s, px);
@@ -224,6 +231,59 @@ static int do_write(struct run_ctx *c, const struct opdef *op, bool on_fb,
 	return fb_bench_rw_all(dev->fd, src->pixels, len, dev->vis_offset, true);
 }
 
+/* Upload the rows of the shadow marked damaged to t, a run of rows at a time. */
+static int shadow_upload(struct run_ctx *c, const struct fbk_surface *t)
+{
+	unsigned h = c->shadow.height, w = c->shadow.width;
+
+	for (unsigned y = 0; y < h;) {
+		unsigned end;
+		int r;
+
+		if (!c->damaged[y]) {
+			y++;
+			continue;
+		}
+		for (end = y; end < h && c->damaged[end]; end++)
+			c->damaged[end] = 0;
+		r = fbk_copy(t, 0, y, &c->shadow, 0, y, w, end - y, FBK_COPY_AUTO);
+		if (r < 0)
+			return r;
+		y = end;
+	}
+	return 0;
+}
+
+/* What a program with a shadow buffer does: scroll or draw in RAM, where
+ * reading is cheap, and send the device only the rows that changed. */
+static int shadow_draw(struct run_ctx *c, const struct opdef *op,
+		       const struct fbk_surface *t)
+{
+	struct fbk_surface *sh = &c->shadow;
+	unsigned w = sh->width, h = sh->height;
+
+	if (op->kind == OP_COPY) {
+		int r = fbk_copy(sh, 0, 0, sh, 0, SCROLL_ROWS, w, h - SCROLL_ROWS,
+				 FBK_COPY_MEMMOVE);
+
+		if (r < 0)
+			return r;
+		memset(c->damaged, 1, h - SCROLL_ROWS); /* a scroll changes every row */
+		return shadow_upload(c, t);
+	}
+	unsigned side = op->kind == OP_RECT16 ? 16 : 128;
+	for (unsigned i = 0; i < RECTS_PER_RUN; i++) {
+		unsigned x = next_random(&c->rng) % (w - side + 1);
+		unsigned y = next_random(&c->rng) % (h - side + 1);
+		int r = fbk_fill(sh, x, y, side, side, c->fill_px ^ i, FBK_FILL_AUTO);
+
+		if (r < 0)
+			return r;
+		memset(c->damaged + y, 1, side);
+	}
+	return shadow_upload(c, t);
+}
+
 static int op_body(struct once_args *a, const struct fbk_surface *t)
 {
 	struct run_ctx *c = a->c;
@@ -262,12 +322,16 @@ static int op_body(struct once_args *a, const struct fbk_surface *t)
 		a->bytes = (double)row * (h - SCROLL_ROWS);
 		if (st->kind == ST_WRITE)
 			return do_write(c, a->op, a->on_fb, t);
+		if (st->kind == ST_SHADOW)
+			return shadow_draw(c, a->op, t);
 		return fbk_copy(t, 0, 0, t, 0, SCROLL_ROWS, w, h - SCROLL_ROWS,
 				st->method);
 	case OP_RECT16:
 	case OP_RECT128: {
 		unsigned side = a->op->kind == OP_RECT16 ? 16 : 128;
 		a->bytes = (double)fbk_row_bytes(s->bpp, side) * side * RECTS_PER_RUN;
+		if (st->kind == ST_SHADOW)
+			return shadow_draw(c, a->op, t);
 		for (unsigned i = 0; i < RECTS_PER_RUN; i++) {
 			unsigned x = next_random(&c->rng) % (w - side + 1);
 			unsigned y = next_random(&c->rng) % (h - side + 1);
@@ -404,6 +468,8 @@ static int load_image(struct run_ctx *c)
 			       : (struct strategy){ "memcpy", ST_COPY, FBK_COPY_MEMCPY };
 	struct once_args a = { c, &up, &st, true };
 
+	/* the shadow starts as what the device will show */
+	memcpy(c->shadow.pixels, c->img.pixels, fb_bench_frame_bytes(c->dev));
 	return op_once(&a);
 }
 
@@ -459,7 +525,8 @@ static int setup(struct run_ctx *c, const struct fb_bench_saved *saved)
 	struct fb_bench_dev *dev = c->dev;
 	size_t len = fb_bench_frame_bytes(dev);
 	struct fbk_surface base = dev->vis;
-	struct fbk_surface *frames[] = { &c->ram, &c->img, &c->stage, &c->rb, &c->expect };
+	struct fbk_surface *frames[] = { &c->ram, &c->img,    &c->stage,
+					 &c->rb,  &c->expect, &c->shadow };
 
 	c->fill_px = fb_bench_fill_pixel(dev);
 	c->memset_px = 0x5a5a5a5au &
@@ -475,7 +542,8 @@ static int setup(struct run_ctx *c, const struct fb_bench_saved *saved)
 		memcpy(frames[i]->pixels, saved->contents, len);
 	}
 	c->scratch = alloc_frame(len);
-	if (!c->scratch)
+	c->damaged = calloc(base.height, 1);
+	if (!c->scratch || !c->damaged)
 		return -ENOMEM;
 
 	/* A pseudo-random image, random bytes in every visible row; the kernels
@@ -506,7 +574,9 @@ static void teardown(struct run_ctx *c)
 	free_frame(c->stage.pixels, len);
 	free_frame(c->rb.pixels, len);
 	free_frame(c->expect.pixels, len);
+	free_frame(c->shadow.pixels, len);
 	free_frame(c->scratch, len);
+	free(c->damaged);
 }
 
 static unsigned count_measurements(struct run_ctx *c)
@@ -555,8 +625,11 @@ static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
 			if (c->opts->progress)
 				fprintf(stderr, "\r%s: [%u/%u] %s %s...\033[K", dev->name,
 					++done, total, op->name, st->name);
-			/* Uploads and copies start from the image; fills overwrite it. */
-			if (op->kind == OP_COPY || op->kind == OP_READBACK) {
+			/* Uploads and copies start from the image, and so does a
+			 * shadow, which must hold what the device shows; fills
+			 * overwrite it. */
+			if (op->kind == OP_COPY || op->kind == OP_READBACK ||
+			    st->kind == ST_SHADOW) {
 				r = load_image(c);
 				if (r < 0)
 					return r;

@@ -133,6 +133,32 @@ void fb_bench_saved_free(struct fb_bench_saved *saved);
 int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
 		 struct fb_bench_report *report);
 
+/*
+ * What a program drawing on the device should do, from a report (pure:
+ * src/bench-advice.c).  Per op, the fastest strategy measured on the device,
+ * its speed against the fastest way to do the same op in RAM, and the best
+ * direct strategy (not "shadow") beside it; then one summary line.  An op
+ * whose best direct ratio is below FB_BENCH_SLOW is slow.
+ */
+#define FB_BENCH_SLOW	    0.5
+#define FB_BENCH_ADVICE_MAX 8
+struct fb_bench_advice_op {
+	const char *op, *strategy; /* static strings of bench.c */
+	double ratio; /* the strategy's device speed / the op's best RAM speed */
+	const char *direct_strategy; /* the best without a shadow */
+	double direct_ratio;
+	char reason[192];
+};
+struct fb_bench_advice {
+	struct fb_bench_advice_op ops[FB_BENCH_ADVICE_MAX];
+	size_t n;
+	char summary[512];
+};
+/* name: "fb0", for the text.  Nothing (n = 0, summary "") without timings
+ * to compare. */
+void fb_bench_advise(const struct fb_bench_report *rep, const char *name,
+		     struct fb_bench_advice *adv);
+
 /* A mapped device: the mapping and what to unmap. */
 struct fb_bench_mapping {
 	void *map;

@@ -33,7 +33,7 @@ static void bench_help(void)
 	       "  -q, --quick           validate only: one pass per operation\n"
 	       "  -s, --strategy LIST   only these strategies (comma-separated):\n"
 	       "                        memset memcpy memmove scalar32 stos sse2 avx2 sse2-nt\n"
-	       "                        avx2-nt sse41-load pixman auto write read\n"
+	       "                        avx2-nt sse41-load pixman auto write read shadow\n"
 	       "  -J, --json            JSON output\n"
 	       "      --snap DIR        save each validated pattern as read back from the\n"
 	       "                        device: DIR/fbN-fill.png, DIR/fbN-upload.png,\n"
@@ -44,6 +44,10 @@ static void bench_help(void)
 	       "Operations: fill (solid colour), upload (RAM to FB), readback (FB to RAM),\n"
 	       "copy (overlapping scroll by 16 rows), rect16 and rect128 (squares at\n"
 	       "pseudo-random places).  ratio = device / RAM for the same operation.\n"
+	       "shadow (copy, rects) draws into a RAM copy of the frame and uploads the\n"
+	       "changed rows.  Each device ends with advice for a program drawing there:\n"
+	       "per operation the fastest strategy, its speed against the fastest RAM one,\n"
+	       "and why.\n"
 	       "\n"
 	       "Exit status: 0 ok, 1 error or device removed, 2 usage, 3 validation failed,\n"
 	       "130 interrupted (SIGINT), 143 terminated (SIGTERM); the screen is restored\n"
@@ -57,9 +61,22 @@ static double mb(double bytes_per_second)
 	return bytes_per_second / 1e6;
 }
 
+static void print_advice(const char *name, const struct fb_bench_advice *adv)
+{
+	if (!adv || !adv->n)
+		return;
+	printf("  advice for a program drawing on %s (x RAM: against the fastest RAM strategy):\n",
+	       name);
+	for (size_t i = 0; i < adv->n; i++)
+		printf("    %-9s %-11s %5.2fx  %s\n", adv->ops[i].op,
+		       adv->ops[i].strategy, adv->ops[i].ratio, adv->ops[i].reason);
+	printf("  in short: %s\n", adv->summary);
+}
+
 static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_mapping *m,
 			const struct fb_bench_report *rep, bool quick,
-			const struct fb_bench_snaps *snaps)
+			const struct fb_bench_snaps *snaps,
+			const struct fb_bench_advice *adv)
 {
 	printf("%s: %s %ux%u, %u bpp, stride %zu, %s\n", dev->name, dev->fmt.name,
 	       dev->vis.width, dev->vis.height, m->hw.var.bits_per_pixel, dev->vis.stride,
@@ -105,6 +122,7 @@ static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_ma
 		printf("  snapshot: %s/%s -> %s (validation %s)\n", snaps->shots[i].op,
 		       snaps->shots[i].strategy, snaps->shots[i].file,
 		       snaps->shots[i].passed ? "passed" : "FAILED");
+	print_advice(dev->name, adv);
 	printf("  restored: %s\n\n", rep->restored ? "yes" : "NO");
 }
 
@@ -164,9 +182,34 @@ static json_object *json_snapshots(const struct fb_bench_snaps *snaps)
 	return a;
 }
 
+/* {"summary": ..., "ops": [{op, strategy, ratio, direct_strategy,
+ * direct_ratio, reason}]} */
+static json_object *json_advice(const struct fb_bench_advice *adv)
+{
+	json_object *o = json_object_new_object(), *ops = json_object_new_array();
+
+	for (size_t i = 0; i < adv->n; i++) {
+		const struct fb_bench_advice_op *a = &adv->ops[i];
+		json_object *e = json_object_new_object();
+
+		json_add_string(e, "op", a->op);
+		json_add_string(e, "strategy", a->strategy);
+		json_object_object_add(e, "ratio", json_object_new_double(a->ratio));
+		json_add_string(e, "direct_strategy", a->direct_strategy);
+		json_object_object_add(e, "direct_ratio",
+				       json_object_new_double(a->direct_ratio));
+		json_add_string(e, "reason", a->reason);
+		json_object_array_add(ops, e);
+	}
+	json_add_string(o, "summary", adv->summary);
+	json_object_object_add(o, "ops", ops);
+	return o;
+}
+
 static json_object *json_device(const struct fb_bench_dev *dev,
 				const struct fb_bench_report *rep,
-				const struct fb_bench_snaps *snaps)
+				const struct fb_bench_snaps *snaps,
+				const struct fb_bench_advice *adv)
 {
 	json_object *o = json_object_new_object(), *results = json_object_new_array();
 	json_object *v = json_object_new_object();
@@ -198,6 +241,8 @@ static json_object *json_device(const struct fb_bench_dev *dev,
 	json_object_object_add(o, "validation", v);
 	if (snaps)
 		json_object_object_add(o, "snapshots", json_snapshots(snaps));
+	if (adv)
+		json_object_object_add(o, "advice", json_advice(adv));
 	json_object_object_add(o, "restored", json_object_new_boolean(rep->restored));
 	return o;
 }
@@ -342,6 +387,8 @@ static void bench_one(const struct bench_cli *cli, const struct fb_device *targe
 		      json_object *fbs, struct bench_outcome *out)
 {
 	struct fb_bench_snaps *shown = cli->snap_dir ? snaps : NULL;
+	struct fb_bench_advice adv;
+	bool advised;
 	const char *why = NULL;
 	struct fb_bench_dev dev;
 	struct fb_bench_mapping m;
@@ -376,8 +423,12 @@ static void bench_one(const struct bench_cli *cli, const struct fb_device *targe
 		out->invalid = true;
 	if (snaps->error)
 		out->error = true; /* logged as it happened */
+	/* Advice from a whole run that chose among strategies (not --quick). */
+	advised = r == 0 && !cli->opts.quick;
+	if (advised)
+		fb_bench_advise(rep, dev.name, &adv);
 	if (cli->json) {
-		json_object *o = json_device(&dev, rep, shown);
+		json_object *o = json_device(&dev, rep, shown, advised ? &adv : NULL);
 
 		if (why) {
 			char msg[160];
@@ -388,7 +439,7 @@ static void bench_one(const struct bench_cli *cli, const struct fb_device *targe
 		}
 		json_object_array_add(fbs, o);
 	} else
-		print_table(&dev, &m, rep, cli->opts.quick, shown);
+		print_table(&dev, &m, rep, cli->opts.quick, shown, advised ? &adv : NULL);
 }
 
 /* Every target, with the console quiet and the signals caught; then the

@@ -410,6 +410,122 @@ static void test_snapshots(void)
 	free(mem);
 }
 
+/* shadow: copy and rects drawn in a RAM copy, the changed rows uploaded;
+ * the scroll validates like the others, and the screen comes back. */
+static void test_shadow(void)
+{
+	char *only[] = { "shadow", NULL };
+	size_t stride = 320 * 4 + 12, len = stride * 200;
+	uint8_t *mem = malloc(len), *before = malloc(len);
+	struct fb_bench_dev d = ram_dev(&fmts[8], mem, 320, 200, stride);
+	struct fb_bench_opts o = { .duration = 0.05, .strategies = only };
+	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
+	bool copy = false, rect16 = false, rect128 = false;
+
+	randomize(mem, len, 7);
+	memcpy(before, mem, len);
+	ASSERT_MSG(fb_bench_run(&d, &o, rep) == 0, "shadow run");
+	ASSERT_MSG(rep->validation.passed && rep->validation.bytes_checked > 0,
+		   "the shadow scroll validates: %llu mismatches",
+		   (unsigned long long)rep->validation.mismatches);
+	ASSERT_MSG(memcmp(mem, before, len) == 0, "restored byte for byte");
+	for (size_t i = 0; i < rep->n_results; i++) {
+		const struct fb_bench_result *r = &rep->results[i];
+
+		ASSERT_MSG(strcmp(r->strategy, "shadow") == 0, "only shadow: %s",
+			   r->strategy);
+		ASSERT_MSG(r->fb.median > 0 && r->ram.median > 0, "%s measured", r->op);
+		copy |= strcmp(r->op, "copy") == 0 && r->verified == 1;
+		rect16 |= strcmp(r->op, "rect16") == 0;
+		rect128 |= strcmp(r->op, "rect128") == 0;
+	}
+	ASSERT_MSG(copy && rect16 && rect128 && rep->n_results == 3,
+		   "copy (verified), rect16, rect128: %zu results", rep->n_results);
+	free(rep);
+	free(mem);
+	free(before);
+}
+
+/* A result as bench.c would record it: MB/s on the device and in RAM. */
+static void add_result(struct fb_bench_report *rep, const char *op, const char *strategy,
+		       double fb, double ram)
+{
+	struct fb_bench_result *r = &rep->results[rep->n_results++];
+
+	*r = (struct fb_bench_result){ .op = op, .strategy = strategy, .have_ram = true };
+	r->fb.median = fb * 1e6;
+	r->ram.median = ram * 1e6;
+}
+
+static void test_advice(void)
+{
+	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
+	struct fb_bench_advice adv;
+
+	/* emulated VRAM: slow copies and small rects, a shadow that helps */
+	add_result(rep, "fill", "memset", 1000, 1000);
+	add_result(rep, "fill", "avx2-nt", 2000, 2000);
+	add_result(rep, "upload", "memcpy", 990, 1000);
+	add_result(rep, "readback", "memcpy", 50, 1000);
+	add_result(rep, "copy", "memmove", 360, 1000);
+	add_result(rep, "copy", "shadow", 900, 800);
+	add_result(rep, "rect16", "auto", 100, 1000);
+	add_result(rep, "rect16", "shadow", 400, 900);
+	fb_bench_advise(rep, "fb0", &adv);
+	ASSERT_MSG(adv.n == 5, "an entry per op: %zu", adv.n);
+	ASSERT_MSG(strcmp(adv.ops[0].op, "fill") == 0 &&
+			   strcmp(adv.ops[0].strategy, "avx2-nt") == 0 &&
+			   adv.ops[0].ratio > 0.999 && adv.ops[0].ratio < 1.001,
+		   "fill: avx2-nt at 1.00x: %s %.3f", adv.ops[0].strategy,
+		   adv.ops[0].ratio);
+	ASSERT_MSG(strcmp(adv.ops[3].op, "copy") == 0 &&
+			   strcmp(adv.ops[3].strategy, "shadow") == 0 &&
+			   strcmp(adv.ops[3].direct_strategy, "memmove") == 0 &&
+			   adv.ops[3].ratio > 0.899 && adv.ops[3].ratio < 0.901 &&
+			   adv.ops[3].direct_ratio > 0.359 &&
+			   adv.ops[3].direct_ratio < 0.361,
+		   "copy: shadow 0.90x, memmove 0.36x against the best RAM copy");
+	ASSERT_MSG(strstr(adv.ops[2].reason, "keep a copy of what you drew in RAM"),
+		   "readback's reason: %s", adv.ops[2].reason);
+	ASSERT_MSG(
+		strcmp(adv.summary,
+		       "copies within fb0 run at 0.36x RAM and 16x16 rects on fb0 at 0.10x: keep a shadow buffer in RAM and upload damaged rows; do not read fb0 back (0.05x RAM); fill with avx2-nt, upload with memcpy") ==
+			0,
+		"summary: %s", adv.summary);
+
+	/* RAM-backed: nothing slow */
+	memset(rep, 0, sizeof(*rep));
+	add_result(rep, "fill", "memset", 1000, 1000);
+	add_result(rep, "upload", "memcpy", 800, 1000);
+	add_result(rep, "copy", "memmove", 700, 1000);
+	add_result(rep, "copy", "shadow", 500, 600);
+	fb_bench_advise(rep, "fb1", &adv);
+	ASSERT_MSG(adv.n == 3 && strcmp(adv.ops[2].strategy, "memmove") == 0,
+		   "copy stays direct where it is faster");
+	ASSERT_MSG(
+		strcmp(adv.summary,
+		       "fb1 runs each operation at 0.50x RAM or better: draw on it directly; fill with memset, upload with memcpy") ==
+			0,
+		"summary: %s", adv.summary);
+
+	/* slow, and no shadow helps */
+	memset(rep, 0, sizeof(*rep));
+	add_result(rep, "rect16", "auto", 100, 1000);
+	add_result(rep, "rect16", "shadow", 90, 1000);
+	fb_bench_advise(rep, "fb2", &adv);
+	ASSERT_MSG(
+		strcmp(adv.summary,
+		       "16x16 rects on fb2 run at 0.10x RAM: no strategy measured does better, so draw there less often") ==
+			0,
+		"summary: %s", adv.summary);
+
+	/* nothing measured: no advice */
+	memset(rep, 0, sizeof(*rep));
+	fb_bench_advise(rep, "fb3", &adv);
+	ASSERT_MSG(adv.n == 0 && adv.summary[0] == '\0', "no results, no advice");
+	free(rep);
+}
+
 int main(void)
 {
 	test_pixels();
@@ -421,5 +537,7 @@ int main(void)
 	test_device_loss();
 	test_geometry();
 	test_snapshots();
+	test_shadow();
+	test_advice();
 	return test_finish("test-bench");
 }

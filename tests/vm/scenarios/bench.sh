@@ -46,7 +46,21 @@ bench_round() {
 		  "\($f.op) \($f.strategy)/\($r.strategy) \($f.bytes_per_second /
 		  $r.ram_bytes_per_second * 100 | floor / 100)"] | join(", "))' \
 		/tmp/bench.json | t_diag_stdin
-	jq -r '.framebuffers[0] | .name + " " + .format + " best paired FB/RAM: " +
+	# The advice: an entry per op measured; the copy's shadow validated;
+	# each ratio as jq computes it from the results (the op's strategy on
+	# the device over the op's fastest RAM strategy); a summary.
+	t_is "$(jq -r '.framebuffers[0] | ([.advice.ops[].op] | sort) == ([.results[].op] | unique) |
+		tostring' /tmp/bench.json)" true "$_name: advice for each op measured"
+	t_is "$(jq -r '[.framebuffers[0].results[] | select(.op == "copy" and .strategy == "shadow") |
+		.verified] | tostring' /tmp/bench.json)" '[true]' \
+		"$_name: copy through a shadow validated"
+	t_is "$(jq -r '.framebuffers[0] | .results as $r | [.advice.ops[] | . as $a |
+		($r | map(select(.op == $a.op)) | max_by(.ram_bytes_per_second).ram_bytes_per_second) as $ram |
+		($r[] | select(.op == $a.op and .strategy == $a.strategy).bytes_per_second) / $ram - $a.ratio |
+		fabs < 0.001] | all | tostring' /tmp/bench.json)" true "$_name: each advice ratio is the results' own"
+	t_check "$_name: advice summary" test -n "$(jq -r '.framebuffers[0].advice.summary' /tmp/bench.json)"
+	jq -r '.framebuffers[0] | .name + " advice: " + .advice.summary' /tmp/bench.json | t_diag_stdin
+	jq -r '.framebuffers[0] | .name + " best paired FB/RAM: " +
 		([.results | group_by(.op)[] | max_by(.ratio) |
 		  "\(.op) \(.strategy) \(.ratio * 100 | floor / 100)"] | join(", "))' \
 		/tmp/bench.json | t_diag_stdin
