@@ -108,14 +108,20 @@ enum fbk_fill_method fbk_fill_choose(size_t bytes, unsigned bpp)
 		return FBK_FILL_SCALAR32;
 	if (bytes >= fbk_nt_threshold())
 		return fbk_cpu_has_avx2() ? FBK_FILL_AVX2_NT : FBK_FILL_SSE2_NT;
-	/* 1, 2 and 4-byte pixels: rep stosq where the CPU has fast strings,
-	 * as glibc's memset takes rep stosb; else, and for 3-byte pixels (no
-	 * repeating qword), vector stores.  Not the -pfw kernels: in make
-	 * bench with a shuffled order avx2-pfw measured 0.84-0.86 of memset and
-	 * avx2 0.86-0.87, sse2-pfw 0.75-0.77 and sse2 0.80-0.82. */
+	/* AVX2 stores where the CPU has them; else rep stosq with fast strings
+	 * (1, 2 and 4-byte pixels: a 3-byte pixel has no repeating qword); else
+	 * SSE2.  rep stos is not steady in cache: on an AMD EPYC with ERMS and
+	 * FSRM, two runs of make bench filled the 8 MB in-cache frame with
+	 * stos at 98 GB/s in one and at 37 GB/s (the non-temporal rate) in the
+	 * other, glibc's memset (rep stosb) alike, where avx2 ran at 89-91 GB/s
+	 * in both.  Not the -pfw kernels: with a
+	 * shuffled order avx2-pfw measured 0.84-0.86 of memset and avx2
+	 * 0.86-0.87 on a Zen 1. */
+	if (fbk_cpu_has_avx2())
+		return FBK_FILL_AVX2;
 	if (bpp != 24 && fbk_cpu_has_erms())
 		return FBK_FILL_STOS;
-	return fbk_cpu_has_avx2() ? FBK_FILL_AVX2 : FBK_FILL_SSE2;
+	return FBK_FILL_SSE2;
 }
 
 enum fbk_copy_method fbk_copy_choose(size_t bytes)
