@@ -239,6 +239,7 @@ struct daemon {
 	struct nodemgr_cache cache; /* the last full scan's plan, for change events */
 	bool resync; /* events were lost, or too many devices: full coldplug */
 	bool relink; /* a DRM card changed: plan and apply every link again */
+	bool release; /* events came since memory was last given back */
 };
 
 /* The kernel monitor of graphics and drm events, and of the buses whose
@@ -396,7 +397,7 @@ static void reload(struct daemon *d)
 		*d->rules = fresh;
 	}
 	daemon_coldplug(d, "after SIGHUP");
-	fb_idle_memory_release();
+	d->release = true;
 }
 
 static void signal_ready(const struct fb_daemon_opts *o)
@@ -431,16 +432,26 @@ static int daemon_loop(struct daemon *d)
 		};
 		struct signalfd_siginfo si;
 
+		int n;
+
 		if (gather)
 			coalesce_wait(d->o->coalesce_ms);
 		gather = false;
-		if (poll(p, 2, -1) < 0) {
+		n = poll(p, 2, d->release ? FB_DAEMON_IDLE_RELEASE_MS : -1);
+		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			return log_errno(-errno, "poll: %m");
 		}
-		if (p[1].revents)
+		if (n == 0) { /* idle since the last events */
+			fb_idle_memory_release();
+			d->release = false;
+			continue;
+		}
+		if (p[1].revents) {
 			gather = drain_events(d) && d->o->coalesce_ms;
+			d->release = true;
+		}
 		if (!p[0].revents || read(d->sfd, &si, sizeof(si)) != sizeof(si))
 			continue;
 		if (si.ssi_signo == SIGHUP) {
@@ -466,10 +477,10 @@ int fb_daemon_run(const struct fb_daemon_opts *o, struct fb_rules *rules)
 		r = monitor_open(&d.mon, o->nm.load_modules, o->buffer_size);
 	if (r >= 0) {
 		daemon_coldplug(&d, "at start");
-		/* what only the start ran need not stay */
-		fb_idle_memory_release();
 		signal_ready(o);
 		INF("daemon ready (%s, rules %s)", o->nm.devdir, o->nm.config);
+		/* what only the start ran need not stay */
+		fb_idle_memory_release();
 		r = daemon_loop(&d);
 	}
 	nodemgr_cache_clear(&d.cache);

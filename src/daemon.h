@@ -24,6 +24,10 @@ struct fb_rules;
  * few large batches.  Any other event is then late by at most this. */
 #define FB_DAEMON_COALESCE_DEFAULT 20u
 #define FB_DAEMON_COALESCE_MAX	   1000u
+/* After events, once this long has passed without another, the daemon
+ * gives back what handling them faulted in (src/idle-memory.h): its idle
+ * cost stays what it was after the start, whatever came before. */
+#define FB_DAEMON_IDLE_RELEASE_MS 2000
 
 struct fb_daemon_opts {
 	struct nodemgr_opts nm;

@@ -278,6 +278,15 @@ settle() {
 	done
 }
 
+# settle_idle PID: settled, then past the daemon's idle release (2 s after
+# its last event it gives back what the events faulted in: FB_DAEMON_IDLE_RELEASE_MS),
+# settled again: the memory it keeps while it waits for the next event
+settle_idle() {
+	settle "$1"
+	sleep 3
+	settle "$1"
+}
+
 # burst [N]: N (default BURST) change events on fb0, as fast as sh writes them
 burst() {
 	_i=0
@@ -414,7 +423,7 @@ mem_daemon() {
 	for _burst in $MEM_BURSTS; do
 		_k=$((_k + 1))
 		burst "$_burst"
-		settle "$_pid"
+		settle_idle "$_pid"
 		eval "mem${_k}_$1=\"$(mem_kb "$_pid")\""
 	done
 	t_check "$(label "$1"): alive after the bursts" kill -0 "$_pid"
@@ -432,7 +441,7 @@ mem_touched() {
 	daemon_up "$1"
 	_idle=$(mem_kb "$_pid" | cut -d' ' -f1,2)
 	burst "${MEM_BURSTS%% *}"
-	settle "$_pid"
+	settle_idle "$_pid"
 	eval "touched_$1=\"$_idle $(mem_kb "$_pid" | cut -d' ' -f1,2)\""
 	mem_map "$1" "$_pid" >"/tmp/touched.$1"
 	kill -TERM "$_pid"
@@ -444,7 +453,7 @@ pss_of() { echo "$1" | cut -d' ' -f2; }
 bench_memory() {
 	MEM_TOOLS="mdev $BUILDS"
 	for _t in $MEM_TOOLS; do mem_daemon "$_t"; done
-	t_diag "bench: daemon memory, one daemon at a time, bochs-drm's fb0; kB from /proc/PID/smaps_rollup: RSS, PSS, USS (Private_Clean + Private_Dirty), and VmHWM"
+	t_diag "bench: daemon memory, one daemon at a time, bochs-drm's fb0; kB from /proc/PID/smaps_rollup: RSS, PSS, USS (Private_Clean + Private_Dirty), and VmHWM; each once the tool is idle again (3 s after its last event: fbclassctl gives back after 2 s)"
 	t_diag "  (the root is the initramfs, a RAM file system: a page of a binary or library that only this daemon maps is its own, so PSS is its cost; busybox's pages are shared with the shell and every applet running, and mdev -d's PSS gets only its share of them)"
 	printf '#   %-24s %-21s %-21s %-21s %-7s %-5s %s\n' "" "idle after coldplug" "after 300 change" "after 30000 more" "growth" "anon" "files"
 	printf '#   %-24s %-21s %-21s %-21s %-7s %-5s %s\n' "" "RSS PSS USS HWM" "RSS PSS USS HWM" "RSS PSS USS HWM" "PSS" "PSS" "whole"
