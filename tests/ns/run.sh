@@ -367,9 +367,23 @@ upid=$!
 # umockdev-run (which itself maps libz and libm) runs fbclassctl as its
 # child: wait, without a fixed deadline that a loaded machine can miss, for
 # that child to say it is ready, and look at its maps, never umockdev-run's.
+# child_named PPID COMM: the pid of PPID's child named COMM, read from
+# /proc (not pgrep: procps is not in a minimal Debian root)
+child_named() {
+	local stat line rest
+	for stat in /proc/[0-9]*/stat; do
+		read -r line <"$stat" 2>/dev/null || continue
+		# "PID (COMM) STATE PPID ..."
+		rest=${line##*) }
+		rest=${rest#* }
+		[ "${rest%% *}" = "$1" ] && [ "${line#*(}" != "${line#*("$2") }" ] || continue
+		echo "${line%% *}"
+		return
+	done
+}
 dpid=
 for _ in $(seq 600); do
-	[ -n "$dpid" ] || dpid=$(pgrep -P "$upid" -x fbclassctl)
+	[ -n "$dpid" ] || dpid=$(child_named "$upid" fbclassctl)
 	[ -n "$dpid" ] && grep -q "daemon ready" "$work/d.err" && break
 	kill -0 "$upid" 2>/dev/null || break
 	sleep 0.1
@@ -386,7 +400,11 @@ if [ -n "$dpid" ] && grep -q "daemon ready" "$work/d.err"; then
 	sed 's/^/#   /' "$work/maps"
 	kill "$dpid"
 else
-	not_ok "the daemon (pid ${dpid:-not found}) never said it was ready"
+	if [ -z "$dpid" ]; then
+		not_ok "umockdev-run (pid $upid) never ran fbclassctl as its child"
+	else
+		not_ok "the daemon (pid $dpid) never said it was ready"
+	fi
 	sed 's/^/#   /' "$work/d.err"
 	kill "$upid" 2>/dev/null
 fi
