@@ -64,7 +64,7 @@ int fb_uevent_parse(const struct fb_uevent_env *env, struct fb_uevent *ev, char 
 		    size_t whylen)
 {
 	unsigned long long maj, min;
-	const char *problem, *base;
+	const char *problem, *base, *devname;
 
 	memset(ev, 0, sizeof(*ev));
 	if (!env->subsystem || strcmp(env->subsystem, "graphics") != 0) {
@@ -111,12 +111,16 @@ int fb_uevent_parse(const struct fb_uevent_env *env, struct fb_uevent *ev, char 
 	if (maj != FB_GRAPHICS_MAJOR)
 		return reject(why, whylen, "MAJOR %s is not the framebuffer major 29",
 			      env->major);
-	if (!node_name_is_safe(env->devname))
+	/* A udev RUN rule's environment names the node under /dev */
+	devname = env->devname;
+	if (strncmp(devname, "/dev/", 5) == 0)
+		devname += 5;
+	if (!node_name_is_safe(devname))
 		return reject(why, whylen,
 			      "DEVNAME \"%.256s\" is not a plain name (no '/', no \"..\")",
 			      env->devname);
 	base = strrchr(env->devpath, '/') + 1;
-	if (strcmp(base, env->devname) != 0)
+	if (strcmp(base, devname) != 0)
 		return reject(why, whylen,
 			      "DEVNAME \"%.256s\" is not the device's name \"%.256s\"",
 			      env->devname, base);
@@ -127,7 +131,7 @@ int fb_uevent_parse(const struct fb_uevent_env *env, struct fb_uevent *ev, char 
 		ev->has_seqnum = true;
 	}
 	snprintf(ev->devpath, sizeof(ev->devpath), "%s", env->devpath);
-	snprintf(ev->devname, sizeof(ev->devname), "%s", env->devname);
+	snprintf(ev->devname, sizeof(ev->devname), "%s", devname);
 	ev->devnum = makedev((unsigned)maj, (unsigned)min);
 	return 1;
 }

@@ -47,6 +47,11 @@ static void test_accept(void)
 	env.action = "change";
 	ASSERT_INT_EQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 1);
 	ASSERT_INT_EQ(ev.action, FB_UEVENT_CHANGE);
+
+	/* a udev RUN rule's DEVNAME: the node's path under /dev */
+	env.devname = "/dev/fb31";
+	ASSERT_INT_EQ(fb_uevent_parse(&env, &ev, why, sizeof(why)), 1);
+	ASSERT_STR_EQ(ev.devname, "fb31");
 }
 
 static void test_ignore(void)
@@ -111,6 +116,15 @@ static const struct {
 	  "DEVNAME \"fb0/../x\" is not a plain name (no '/', no \"..\")" },
 	{ "devname", "..", "DEVNAME \"..\" is not a plain name (no '/', no \"..\")" },
 	{ "devname", "", "DEVNAME \"\" is not a plain name (no '/', no \"..\")" },
+	{ "devname", "/dev/../fb0",
+	  "DEVNAME \"/dev/../fb0\" is not a plain name (no '/', no \"..\")" },
+	{ "devname", "/dev/x/fb0",
+	  "DEVNAME \"/dev/x/fb0\" is not a plain name (no '/', no \"..\")" },
+	{ "devname", "/dev/",
+	  "DEVNAME \"/dev/\" is not a plain name (no '/', no \"..\")" },
+	{ "devname", "/devfb0",
+	  "DEVNAME \"/devfb0\" is not a plain name (no '/', no \"..\")" },
+	{ "devname", "/dev/fb1", "DEVNAME \"/dev/fb1\" is not the device's name \"fb0\"" },
 	{ "devname", "fb1", "DEVNAME \"fb1\" is not the device's name \"fb0\"" },
 	{ "devname", "mem", "DEVNAME \"mem\" is not the device's name \"fb0\"" },
 	{ "seqnum", "12x", "invalid SEQNUM \"12x\"" },
