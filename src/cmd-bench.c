@@ -50,10 +50,10 @@ static void bench_help(void)
 	       "and why.\n"
 	       "\n"
 	       "Exit status: 0 ok, 1 error or device removed, 2 usage, 3 validation failed,\n"
-	       "130 interrupted (SIGINT), 143 terminated (SIGTERM); the screen is restored\n"
-	       "first in every case but a removed device.  A --snap DIR that is not a\n"
-	       "writable directory is exit 1 before anything is drawn; so is a snapshot\n"
-	       "that could not be written, at the end.\n");
+	       "128+N stopped by signal N (SIGHUP 129, SIGINT 130, SIGTERM 143, ...); the\n"
+	       "screen is restored first in every case but a removed device.  A --snap DIR\n"
+	       "that is not a writable directory is exit 1 before anything is drawn; so is\n"
+	       "a snapshot that could not be written, at the end.\n");
 }
 
 static double mb(double bytes_per_second)
@@ -288,7 +288,7 @@ static char **split_list(char *s)
 
 static bool strategy_name_known(const char *name)
 {
-	static const char *const names[] = { "write", "read" };
+	static const char *const names[] = { "write", "read", "shadow" };
 
 	if (fbk_fill_method_from_name(name) >= 0 || fbk_copy_method_from_name(name) >= 0)
 		return strcmp(name, "reference") != 0;

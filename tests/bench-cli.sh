@@ -32,6 +32,12 @@ run() {
 }
 
 run 2 "unknown strategy 'nope'" -- bench --strategy memcpy,nope
+# every strategy --help names is taken (then: no framebuffer here)
+strategies=$("$FBCLASSCTL" bench --help | sed -n '/--strategy/,/-J, --json/p' | sed '1d;$d' | tr -s ' \n' '  ')
+expect_eq "bench --help names the strategies" "$(echo $strategies | wc -w)" 15
+for st in $strategies; do
+	run 1 "no framebuffer to benchmark" -- bench --strategy "$st"
+done
 run 2 "invalid --duration '0'" -- bench -d 0
 run 2 "invalid --duration 'abc'" -- bench --duration abc
 run 2 "invalid --duration '1e9'" -- bench --duration 1e9
