@@ -27,7 +27,10 @@ static void snap_usage(void)
 	       "Options:\n"
 	       "  -a, --all         one PNG per framebuffer, in DIR (default .)\n"
 	       "      --dev DIR     device directory (default /dev)\n"
-	       "  -h, --help        show this help\n");
+	       "  -h, --help        show this help\n"
+	       "\n"
+	       "Exit status: 0 ok, 1 error, 2 usage, 128+N stopped by signal N (SIGHUP 129,\n"
+	       "SIGINT 130, SIGTERM 143, ...), with no file left half-written.\n");
 }
 
 static void default_name(char *buf, size_t len, const char *dir, const char *fbname)
