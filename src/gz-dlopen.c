@@ -7,8 +7,11 @@
 #include "log.h"
 #include "macro.h"
 
+#define ZLIB_SONAME "libz.so.1"
+
+const char fb_gz_backend_name[] = "dlopen " ZLIB_SONAME;
 FB_DLOPEN_NOTE(zlib, "zlib", "doctor reads the kernel configuration from /proc/config.gz",
-	       "suggested", "libz.so.1");
+	       "suggested", ZLIB_SONAME);
 
 const struct fb_gz_lib *fb_gz_lib(const char *who)
 {
@@ -18,7 +21,7 @@ const struct fb_gz_lib *fb_gz_lib(const char *who)
 						FB_DLSYM(gzclose, lib.close) };
 	static int state = FB_DL_UNTRIED;
 
-	if (fb_dlopen_many(&state, LOG_WARNING, who, "libz.so.1", "zlib1g", syms,
+	if (fb_dlopen_many(&state, LOG_WARNING, who, ZLIB_SONAME, "zlib1g", syms,
 			   ARRAY_SIZE(syms)) < 0) {
 		errno = ELIBACC;
 		return NULL;

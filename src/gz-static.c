@@ -5,6 +5,8 @@
 #include "gz.h"
 #include "macro.h"
 
+const char fb_gz_backend_name[] = "static";
+
 static void *gz_open(const char *path, const char *mode)
 {
 	return gzopen(path, mode);

@@ -23,3 +23,5 @@ struct fb_gz_lib {
 /* libz, or NULL with errno ELIBACC when it cannot be loaded (said once,
  * naming who wanted it). */
 const struct fb_gz_lib *fb_gz_lib(const char *who);
+/* How this build reads it, for --version: "dlopen libz.so.1" or "static". */
+extern const char fb_gz_backend_name[];

@@ -4,9 +4,11 @@
 #include "log.h"
 #include "pixman-backend.h"
 
-const char fb_pixman_backend_name[] = "dlopen";
+#define PIXMAN_SONAME "libpixman-1.so.0"
+
+const char fb_pixman_backend_name[] = "dlopen " PIXMAN_SONAME;
 FB_DLOPEN_NOTE(pixman, "pixman", "bench's pixman fill and copy strategy", "suggested",
-	       "libpixman-1.so.0");
+	       PIXMAN_SONAME);
 
 int fb_pixman_load(__typeof__(pixman_fill) **fill, __typeof__(pixman_blt) **blt)
 {
@@ -16,7 +18,7 @@ int fb_pixman_load(__typeof__(pixman_fill) **fill, __typeof__(pixman_blt) **blt)
 						FB_DLSYM(pixman_blt, b) };
 	static int state = FB_DL_UNTRIED;
 	/* bench names a strategy it cannot run; the reason is a debug line */
-	int r = fb_dlopen_many(&state, LOG_DEBUG, "pixman", "libpixman-1.so.0",
+	int r = fb_dlopen_many(&state, LOG_DEBUG, "pixman", PIXMAN_SONAME,
 			       "libpixman-1-0", syms, sizeof(syms) / sizeof(syms[0]));
 
 	*fill = f;
