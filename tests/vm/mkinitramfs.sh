@@ -19,6 +19,42 @@ stage=$(mktemp -d "${TMPDIR:-/tmp}/fbclassctl-vm-root.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,vm,etc}
 
+# GUEST_PACK=initramfs-tools: fbclassctl is packed by the project's own
+# initramfs-tools hook (contrib/initramfs-tools/hooks/fbclassctl) with
+# Debian's hook-functions (copy_exec: the binary and what ldd names), into
+# the empty root before anything else, as mkinitramfs would; what the hook
+# put there is listed in /vm/hook-manifest.  Its copy_modules_dir finds no
+# module directory here (the host has no such kernel; MODULESDIR names
+# none on purpose): the modules are the scenario's MODULES, packed below.
+# shellcheck disable=SC1090
+pack=$(GUEST_PACK=; . "$scenario"; echo "$GUEST_PACK")
+bin=
+if [ -n "${FBCLASSCTL:-}" ] && [ -x "$FBCLASSCTL" ]; then
+	# a libtool wrapper script is not the binary
+	bin=$FBCLASSCTL
+	if head -c 2 "$bin" | grep -q '#!'; then
+		[ -x "$(dirname "$bin")/.libs/$(basename "$bin")" ] &&
+			bin=$(dirname "$bin")/.libs/$(basename "$bin")
+	fi
+fi
+case $pack in
+'') ;;
+initramfs-tools)
+	[ -n "$bin" ] || die "GUEST_PACK=initramfs-tools: FBCLASSCTL is not built"
+	[ -r /usr/share/initramfs-tools/hook-functions ] ||
+		die "GUEST_PACK=initramfs-tools: no /usr/share/initramfs-tools/hook-functions (apt-get install initramfs-tools-core)"
+	# the hook finds fbclassctl in PATH, as it would in /usr/bin
+	hookpath=$(mktemp -d "${TMPDIR:-/tmp}/fbclassctl-vm-hook.XXXXXX")
+	cp "$bin" "$hookpath/fbclassctl"
+	PATH=$hookpath:$PATH DESTDIR=$stage verbose=y version=$KVER MODULESDIR=$stage/no-modules \
+		sh "$here/../../contrib/initramfs-tools/hooks/fbclassctl" >&2 ||
+		die "the initramfs-tools hook failed"
+	rm -rf "$hookpath"
+	(cd "$stage" && find . ! -type d | sort) >"$stage/hook-manifest"
+	;;
+*) die "GUEST_PACK=$pack: not a way to pack (initramfs-tools)" ;;
+esac
+
 busybox=$(command -v busybox) || die "busybox not found (apt-get install busybox-static)"
 if ldd "$busybox" >/dev/null 2>&1; then
 	die "$busybox is dynamically linked; install busybox-static"
@@ -53,13 +89,7 @@ for tool in modprobe insmod rmmod lsmod modinfo depmod; do
 	ln -sfn kmod "$stage/bin/$tool"
 done
 
-if [ -n "${FBCLASSCTL:-}" ] && [ -x "$FBCLASSCTL" ]; then
-	# a libtool wrapper script is not the binary
-	bin=$FBCLASSCTL
-	if head -c 2 "$bin" | grep -q '#!'; then
-		[ -x "$(dirname "$bin")/.libs/$(basename "$bin")" ] &&
-			bin=$(dirname "$bin")/.libs/$(basename "$bin")
-	fi
+if [ -n "$bin" ] && [ -z "$pack" ]; then
 	copy_elf "$bin" /usr/bin/fbclassctl
 	# dlopen()ed on first use, so ldd does not name them: libkmod for
 	# --load-modules and unload, pixman for bench, libpng (which brings libz
@@ -191,6 +221,7 @@ install -m 0644 "$here/kernel-hazards.awk" "$stage/vm/kernel-hazards.awk"
 install -m 0644 "${VM_HAZARDS:-$here/../../src/kernel-hazards.tab}" "$stage/vm/kernel-hazards.tab"
 install -m 0755 "$here/capture-sysfs.sh" "$stage/vm/capture-sysfs.sh"
 install -m 0644 "$scenario" "$stage/vm/scenario.sh"
+[ ! -e "$stage/hook-manifest" ] || mv "$stage/hook-manifest" "$stage/vm/hook-manifest"
 # the kernel opens /dev/console of the initramfs before /init runs
 mknod -m 0600 "$stage/dev/console" c 5 1 2>/dev/null || true
 

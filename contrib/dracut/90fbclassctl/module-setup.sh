@@ -1,6 +1,8 @@
 #!/bin/bash
 # dracut module: fbclassctl coldplug --load-modules early in the boot.
-# Install the directory as /usr/lib/dracut/modules.d/90fbclassctl/.
+# make install puts the directory in PREFIX/lib/dracut/modules.d/; dracut
+# reads /usr/lib/dracut/modules.d (configure --prefix=/usr, or
+# --with-dracutmoduledir).
 # shellcheck disable=SC2154 # initdir and moddir are set by dracut
 
 check() {
@@ -19,9 +21,27 @@ installkernel() {
 }
 
 install() {
+	local bin dl feature soname without
 	inst_multiple fbclassctl
-	# libkmod is dlopen()ed for --load-modules, so ldd does not name it.
-	inst_libdir_file "libkmod.so.2*"
+	# The libraries it dlopen()s on first use, which ldd does not name.
+	# --version names each ("png: dlopen libpng16.so.16"); inst_libdir_file
+	# finds it in dracut's libdirs and adds what it needs in turn (libpng:
+	# libz).  One that is missing costs the feature that needs it, not the
+	# boot.
+	bin=$(find_binary fbclassctl)
+	for dl in $("$bin" --version | sed -n 's/^\([a-z]*\): dlopen \(lib[^ ,]*\.so\.[0-9]*\).*/\1:\2/p'); do
+		feature=${dl%%:*} soname=${dl#*:}
+		inst_libdir_file "$soname" && continue
+		case $feature in
+		kmod) without="coldplug --load-modules will load no driver" ;;
+		table) without="list will print with its built-in printer" ;;
+		png) without="snap will fail" ;;
+		pixman) without="bench will have no pixman strategy" ;;
+		zlib) without="doctor will not read /proc/config.gz" ;;
+		*) without="what needs it will fail" ;;
+		esac
+		dwarn "fbclassctl: $soname not found; $without"
+	done
 	[[ -f /etc/fbclassctl.conf ]] && inst_simple /etc/fbclassctl.conf
 	# root:video 0660 needs the video group inside the initramfs.
 	grep -qE '^video:' "$initdir/etc/group" 2>/dev/null ||
