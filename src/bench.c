@@ -680,6 +680,15 @@ static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
 	return 0;
 }
 
+bool fb_bench_strategy_known(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
+		for (const struct strategy *st = ops[i].strategies; st->name; st++)
+			if (strcmp(st->name, name) == 0)
+				return true;
+	return false;
+}
+
 int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
 		 struct fb_bench_report *rep)
 {

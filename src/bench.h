@@ -132,6 +132,9 @@ void fb_bench_saved_free(struct fb_bench_saved *saved);
  */
 int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
 		 struct fb_bench_report *report);
+/* Whether some op of fb_bench_run has a strategy of that name (what
+ * fb_bench_opts.strategies may name). */
+bool fb_bench_strategy_known(const char *name);
 
 /*
  * What a program drawing on the device should do, from a report (pure:

@@ -286,18 +286,6 @@ static char **split_list(char *s)
 	return v;
 }
 
-static bool strategy_name_known(const char *name)
-{
-	static const char *const names[] = { "write", "read", "shadow" };
-
-	if (fbk_fill_method_from_name(name) >= 0 || fbk_copy_method_from_name(name) >= 0)
-		return strcmp(name, "reference") != 0;
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
-		if (strcmp(name, names[i]) == 0)
-			return true;
-	return false;
-}
-
 struct bench_cli {
 	struct fb_bench_opts opts;
 	const char *devdir, *snap_dir;
@@ -314,7 +302,7 @@ static int bench_parse_strategies(struct bench_cli *cli, char *list)
 	if (!cli->strategies)
 		return log_errno(-ENOMEM, "bench: %m");
 	for (char **s = cli->strategies; *s; s++)
-		if (!strategy_name_known(*s)) {
+		if (!fb_bench_strategy_known(*s)) {
 			ERR("bench: unknown strategy '%s'", *s);
 			return -EINVAL;
 		}

@@ -32,6 +32,9 @@ run() {
 }
 
 run 2 "unknown strategy 'nope'" -- bench --strategy memcpy,nope
+# kernels only make bench measures: no op of bench runs them
+run 2 "unknown strategy 'sse2-pfw'" -- bench --strategy sse2-pfw
+run 2 "unknown strategy 'reference'" -- bench --strategy reference
 # every strategy --help names is taken (then: no framebuffer here)
 strategies=$("$FBCLASSCTL" bench --help | sed -n '/--strategy/,/-J, --json/p' | sed '1d;$d' | tr -s ' \n' '  ')
 expect_eq "bench --help names the strategies" "$(echo $strategies | wc -w)" 15
