@@ -188,7 +188,7 @@ static int do_doctor(int argc, char *argv[])
 	ret = r < 0 || doctor_report_has_problem(&rep) ? FB_EXIT_ERROR : FB_EXIT_OK;
 finish:
 	doctor_report_free(&rep);
-	drm_list_free(&drm);
+	display_list_free(&drm);
 	fb_device_list_free(&fbs);
 	return ret;
 }

@@ -439,7 +439,7 @@ static int do_holders(int argc, char *argv[])
 	fb_holder_list_free(&hl);
 	free(sel.fbs);
 	free(sel.cards);
-	drm_list_free(&drm);
+	display_list_free(&drm);
 	fb_device_list_free(&list);
 	return ret;
 }

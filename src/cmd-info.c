@@ -322,7 +322,7 @@ static void info_human_edid(const struct drm_connector *c)
 static void info_human_connector(const struct drm_connector *c)
 {
 	kv("  connector", "%s", c->name);
-	kv("    status", "%s", drm_status_name(c->status));
+	kv("    status", "%s", display_status_name(c->status));
 	kv("    enabled", "%s", c->enabled ? c->enabled : "unreadable");
 	kv("    dpms", "%s", c->dpms ? c->dpms : "unreadable");
 	if (c->n_modes)
@@ -340,7 +340,7 @@ static void info_human_display(const struct fb_view *v)
 	const struct fb_parent *p = card && card->n_parents ? &card->parents[0] : NULL;
 
 	printf("  display:\n");
-	kv("kind", "%s", fb_kind_name(v->kind));
+	kv("kind", "%s", display_kind_name(v->kind));
 	if (!card) {
 		kv("card", "none");
 		return;
@@ -507,7 +507,7 @@ static struct json_object *json_connector(const struct drm_connector *c)
 	struct json_object *modes = json_object_new_array();
 
 	json_add_string(o, "name", c->name);
-	json_add_string(o, "status", drm_status_name(c->status));
+	json_add_string(o, "status", display_status_name(c->status));
 	json_add_string(o, "enabled", c->enabled);
 	json_add_string(o, "dpms", c->dpms);
 	for (size_t i = 0; i < c->n_modes; i++)
@@ -525,7 +525,7 @@ static struct json_object *json_display(const struct fb_view *v)
 	struct json_object *o = json_object_new_object(), *co, *conns;
 	char devnum[32];
 
-	json_add_string(o, "kind", fb_kind_name(v->kind));
+	json_add_string(o, "kind", display_kind_name(v->kind));
 	if (!card) {
 		json_object_object_add(o, "card", NULL);
 		return o;
@@ -742,7 +742,7 @@ static int do_info(int argc, char *argv[])
 		ret = FB_EXIT_ERROR;
 finish:
 	json_object_put(doc);
-	drm_list_free(&drm);
+	display_list_free(&drm);
 	free(sel);
 	fb_device_list_free(&list);
 	return ret;

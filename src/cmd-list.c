@@ -169,7 +169,7 @@ static const char *connected_list(const struct drm_card *card, bool monitors, ch
 		if (c->status != DRM_STATUS_CONNECTED)
 			continue;
 		if (monitors) {
-			s = drm_connector_monitor(c, mon, sizeof(mon));
+			s = display_connector_monitor(c, mon, sizeof(mon));
 			if (!s)
 				s = "bad EDID";
 			if (!*s)
@@ -195,7 +195,7 @@ static const char *card_cell(const struct drm_card *card, bool own_line, int col
 	case COL_CONNECTOR:
 		return connected_list(card, false, buf, len);
 	case COL_STATUS:
-		return drm_card_status(card);
+		return display_card_status(card);
 	case COL_MONITOR:
 		return connected_list(card, true, buf, len);
 	}
@@ -210,7 +210,7 @@ static const char *card_cell(const struct drm_card *card, bool own_line, int col
 				 minor(card->devnum));
 		return buf;
 	case COL_KIND:
-		return fb_kind_name(FB_KIND_DRM);
+		return display_kind_name(FB_KIND_DRM);
 	case COL_DRIVER:
 		return p ? p->driver : NULL;
 	case COL_MODULE:
@@ -218,7 +218,7 @@ static const char *card_cell(const struct drm_card *card, bool own_line, int col
 	case COL_SUBSYSTEM:
 		return p ? p->subsystem : NULL;
 	case COL_REASON:
-		return drm_card_why_no_fb(card, buf, len);
+		return display_card_why_no_fb(card, buf, len);
 	}
 	return NULL;
 }
@@ -299,7 +299,7 @@ static const char *fb_cell(const struct list_ctl *ctl, const struct fb_view *v, 
 		       : strcmp(s, "1") == 0 ? "suspended"
 					     : s;
 	case COL_KIND:
-		return fb_kind_name(v->kind);
+		return display_kind_name(v->kind);
 	case COL_CARD:
 	case COL_CONNECTOR:
 	case COL_STATUS:
@@ -402,7 +402,7 @@ static int lines_build(struct list_ctl *ctl, const struct fb_device **sel, size_
 	}
 	fb_view_denied_say(&denied);
 	for (size_t i = 0; ctl->drm && i < drm->n && r == 0; i++)
-		if (!drm_card_has_fb(&drm->cards[i], list))
+		if (!display_card_has_fb(&drm->cards[i], list))
 			r = line_fill(ctl, &(struct list_row){ .card = &drm->cards[i] },
 				      &(*lines)[(*n)++]);
 	if (r == 0 && ctl->sort >= 0) {
@@ -650,7 +650,7 @@ static int do_list(int argc, char *argv[])
 		ret = FB_EXIT_ERROR;
 	}
 finish:
-	drm_list_free(&drm);
+	display_list_free(&drm);
 	free(sel);
 	fb_device_list_free(&list);
 	return ret;

@@ -60,8 +60,8 @@ static void describe_card(const struct fb_monitor_event *ev, struct monitor_line
 	const struct drm_card *card = NULL;
 	size_t n = 0;
 
-	drm_list_free(drm);
-	if (drm_scan(drm, DRM_SCAN_ALL) < 0)
+	display_list_free(drm);
+	if (display_scan(drm, DRM_SCAN_ALL) < 0)
 		return;
 	for (size_t i = 0; i < drm->n && !card; i++)
 		if (strcmp(drm->cards[i].name, ev->sysname) == 0)
@@ -71,7 +71,7 @@ static void describe_card(const struct fb_monitor_event *ev, struct monitor_line
 	l->present = true;
 	if (card->n_parents && card->parents[0].driver)
 		snprintf(l->driver, sizeof(l->driver), "%s", card->parents[0].driver);
-	l->status = drm_card_status(card);
+	l->status = display_card_status(card);
 	for (size_t i = 0; i < card->n_connectors; i++)
 		if (card->connectors[i].status == DRM_STATUS_CONNECTED)
 			n += (size_t)snprintf(l->connected + n,
@@ -288,7 +288,7 @@ static int do_monitor(int argc, char *argv[])
 		}
 	}
 finish:
-	drm_list_free(&drm);
+	display_list_free(&drm);
 	fb_monitor_free(mon);
 	if (sfd >= 0)
 		close(sfd);

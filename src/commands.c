@@ -33,7 +33,7 @@ int fb_cmd_scan(struct fb_device_list *list, unsigned what, bool say_empty)
 
 int fb_cmd_scan_drm(struct drm_list *drm, unsigned what)
 {
-	int r = drm_scan(drm, what);
+	int r = display_scan(drm, what);
 
 	if (r < 0)
 		return log_errno(r, "cannot scan /sys/class/drm: %m");

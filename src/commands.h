@@ -45,7 +45,7 @@ int fb_exit_code(int r);
 /* fb_device_scan(), saying once why the class could not be read, and
  * with say_empty that it is empty (info level).  0 or -errno (reported). */
 int fb_cmd_scan(struct fb_device_list *list, unsigned what, bool say_empty);
-/* drm_scan(), saying why /sys/class/drm could not be read.  0 or -errno
+/* display_scan(), saying why /sys/class/drm could not be read.  0 or -errno
  * (reported). */
 int fb_cmd_scan_drm(struct drm_list *drm, unsigned what);
 /* --dev DIR: a usage error when DIR is empty, or exists and is not a

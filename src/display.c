@@ -44,14 +44,14 @@ static bool is_render_name(const char *name)
 	       parse_decimal(name + 7, 65535, &v) == 0;
 }
 
-const char *drm_connector_short_name(const struct drm_connector *c)
+const char *display_connector_short_name(const struct drm_connector *c)
 {
 	const char *dash = strchr(c->name, '-');
 
 	return dash && dash[1] ? dash + 1 : c->name;
 }
 
-const char *drm_status_name(enum drm_status status)
+const char *display_status_name(enum drm_status status)
 {
 	switch (status) {
 	case DRM_STATUS_CONNECTED:
@@ -66,7 +66,7 @@ const char *drm_status_name(enum drm_status status)
 	return "unreadable";
 }
 
-const char *fb_kind_name(enum fb_kind kind)
+const char *display_kind_name(enum fb_kind kind)
 {
 	switch (kind) {
 	case FB_KIND_DRM:
@@ -115,8 +115,8 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-enum fb_kind fb_kind_of(const struct fb_device *dev, const char *id,
-			const struct drm_card *card)
+enum fb_kind display_kind_of(const struct fb_device *dev, const char *id,
+			     const struct drm_card *card)
 {
 	const char *driver = nearest_driver(dev);
 
@@ -140,8 +140,8 @@ static const struct drm_card *card_driving(const struct drm_list *drm, const cha
 	return NULL;
 }
 
-const struct drm_card *drm_card_of_fb(const struct drm_list *drm,
-				      const struct fb_device *dev)
+const struct drm_card *display_card_of_fb(const struct drm_list *drm,
+					  const struct fb_device *dev)
 {
 	const struct drm_card *c;
 
@@ -155,7 +155,7 @@ const struct drm_card *drm_card_of_fb(const struct drm_list *drm,
 	return c;
 }
 
-bool drm_card_has_fb(const struct drm_card *card, const struct fb_device_list *fbs)
+bool display_card_has_fb(const struct drm_card *card, const struct fb_device_list *fbs)
 {
 	if (!card->n_parents)
 		return false;
@@ -169,7 +169,7 @@ bool drm_card_has_fb(const struct drm_card *card, const struct fb_device_list *f
 	return false;
 }
 
-const char *drm_card_status(const struct drm_card *card)
+const char *display_card_status(const struct drm_card *card)
 {
 	bool all_disconnected = true;
 
@@ -183,7 +183,7 @@ const char *drm_card_status(const struct drm_card *card)
 	return all_disconnected ? "disconnected" : "unknown";
 }
 
-const char *drm_card_why_no_fb(const struct drm_card *card, char *buf, size_t len)
+const char *display_card_why_no_fb(const struct drm_card *card, char *buf, size_t len)
 {
 	_cleanup_free_ char *client = kernel_module_param("drm_client_lib", "active");
 
@@ -204,7 +204,7 @@ const char *drm_card_why_no_fb(const struct drm_card *card, char *buf, size_t le
 	return NULL;
 }
 
-const char *drm_connector_monitor(const struct drm_connector *c, char *buf, size_t len)
+const char *display_connector_monitor(const struct drm_connector *c, char *buf, size_t len)
 {
 	const struct edid_info *e = &c->edid_info;
 
@@ -243,7 +243,7 @@ static void card_free(struct drm_card *c)
 	free(c->connectors);
 }
 
-void drm_list_free(struct drm_list *list)
+void display_list_free(struct drm_list *list)
 {
 	for (size_t i = 0; i < list->n; i++)
 		card_free(&list->cards[i]);
@@ -560,7 +560,7 @@ static int scan_pass(struct fb_sysfs *s, char **paths, size_t n, enum entry_pass
 	return 0;
 }
 
-int drm_scan(struct drm_list *list, unsigned what)
+int display_scan(struct drm_list *list, unsigned what)
 {
 	static const enum entry_pass passes[] = { PASS_CARDS, PASS_CONNECTORS,
 						  PASS_RENDER };
@@ -581,7 +581,7 @@ int drm_scan(struct drm_list *list, unsigned what)
 	strv_free(paths, n);
 	fb_sysfs_free(s);
 	if (r < 0) {
-		drm_list_free(list);
+		display_list_free(list);
 		return r;
 	}
 	if (list->n)

@@ -4,7 +4,7 @@
 /*
  * The display behind each framebuffer: the DRM side, read from
  * /sys/class/drm only.  No /dev/dri node is opened, so nothing becomes DRM
- * master and nothing is held: like the graphics scan, drm_scan() returns
+ * master and nothing is held: like the graphics scan, display_scan() returns
  * copies.  A card and a framebuffer belong together when they drive the
  * same parent device (bochs-drm's card0 and fb0 both sit on 0000:00:02.0).
  */
@@ -60,7 +60,7 @@ struct drm_list {
 	size_t n;
 };
 
-/* What drm_scan() reads. */
+/* What display_scan() reads. */
 enum drm_scan_what {
 	DRM_SCAN_ALL = 0,
 	/* What a node plan needs: each card's parents and its connectors'
@@ -76,21 +76,21 @@ enum drm_scan_what {
  * during the scan is left out with a warning; an unreadable attribute is
  * recorded in the connector's problem.  0 or -errno (the class could not
  * be read, or no memory). */
-int drm_scan(struct drm_list *list, unsigned what);
-void drm_list_free(struct drm_list *list);
+int display_scan(struct drm_list *list, unsigned what);
+void display_list_free(struct drm_list *list);
 
-/* What a framebuffer is.  See fb_kind_of(). */
+/* What a framebuffer is.  See display_kind_of(). */
 enum fb_kind {
 	FB_KIND_FBDEV, /* a native fbdev driver */
 	FB_KIND_DRM, /* the fbdev emulation of a DRM driver */
 	FB_KIND_FIRMWARE, /* what the firmware set up: vesafb, efifb, simplefb, ... */
 	FB_KIND_VIRTUAL, /* vfb: memory only, no display */
 };
-const char *fb_kind_name(enum fb_kind kind);
+const char *display_kind_name(enum fb_kind kind);
 
 /*
  * Pure.  id is fix.id (or the sysfs "name"), card the DRM card of the
- * framebuffer (drm_card_of_fb) or NULL.  In this order:
+ * framebuffer (display_card_of_fb) or NULL.  In this order:
  * - virtual: the driver is vfb;
  * - firmware: the driver is vesa-framebuffer (vesafb), efi-framebuffer
  *   (efifb), simple-framebuffer (simplefb), simpledrm or offb, or the id
@@ -100,31 +100,32 @@ const char *fb_kind_name(enum fb_kind kind);
  *   a DRM card drives the same device;
  * - fbdev: anything else.
  */
-enum fb_kind fb_kind_of(const struct fb_device *dev, const char *id,
-			const struct drm_card *card);
+enum fb_kind display_kind_of(const struct fb_device *dev, const char *id,
+			     const struct drm_card *card);
 
 /* Pure.  The card that drives the framebuffer's parent device; for a
  * firmware framebuffer whose device sits on another (6.12 puts
  * vesa-framebuffer.0 under the PCI VGA device), the card of that one: the
  * native driver that takes over.  NULL when none. */
-const struct drm_card *drm_card_of_fb(const struct drm_list *drm,
-				      const struct fb_device *dev);
+const struct drm_card *display_card_of_fb(const struct drm_list *drm,
+					  const struct fb_device *dev);
 /* Pure.  Is a framebuffer driving this card?  (list --drm shows the ones
  * that have none.) */
-bool drm_card_has_fb(const struct drm_card *card, const struct fb_device_list *fbs);
+bool display_card_has_fb(const struct drm_card *card, const struct fb_device_list *fbs);
 
-const char *drm_status_name(enum drm_status status);
+const char *display_status_name(enum drm_status status);
 /* Pure.  The card's status for a table: "connected" when a connector is,
  * "disconnected" when all are, "unknown" otherwise; NULL without
  * connectors. */
-const char *drm_card_status(const struct drm_card *card);
+const char *display_card_status(const struct drm_card *card);
 /* Why a card has no framebuffer, from what sysfs tells (module parameters;
  * doctor reads more): "drm_kms_helper.fbdev_emulation=0", ...; NULL when
  * sysfs does not say. */
-const char *drm_card_why_no_fb(const struct drm_card *card, char *buf, size_t len);
+const char *display_card_why_no_fb(const struct drm_card *card, char *buf, size_t len);
 /* Pure.  The connector's monitor for a table: the EDID's name descriptor,
  * else "VENDOR PRODUCT" ("DEL 0xa0b1"); "" without an EDID; NULL ("bad
  * EDID") when the EDID has problems.  Writes into buf. */
-const char *drm_connector_monitor(const struct drm_connector *c, char *buf, size_t len);
+const char *display_connector_monitor(const struct drm_connector *c, char *buf,
+				      size_t len);
 /* The connector's name without its card: "Virtual-1" for card0-Virtual-1. */
-const char *drm_connector_short_name(const struct drm_connector *c);
+const char *display_connector_short_name(const struct drm_connector *c);

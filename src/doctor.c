@@ -225,7 +225,8 @@ static const struct fb_device *firmware_fb(const struct doctor_ctx *c)
 		const struct fb_device *d = &c->fbs->devices[i];
 		const char *name = fb_device_attr(d, "name");
 
-		if (fb_kind_of(d, name, drm_card_of_fb(c->drm, d)) == FB_KIND_FIRMWARE)
+		if (display_kind_of(d, name, display_card_of_fb(c->drm, d)) ==
+		    FB_KIND_FIRMWARE)
 			return d;
 	}
 	return NULL;
@@ -504,7 +505,7 @@ static void check_connector(struct doctor_ctx *c, const char *subject,
 	}
 	if (k->status != DRM_STATUS_CONNECTED || !k->edid_len)
 		return;
-	m = drm_connector_monitor(k, mon, sizeof(mon));
+	m = display_connector_monitor(k, mon, sizeof(mon));
 	if (m) {
 		add(c, DOCTOR_OK, "monitor", subject, "%s: %s", k->name,
 		    *m ? m : "no name");
@@ -537,7 +538,7 @@ static void check_connectors(struct doctor_ctx *c, const char *subject,
 		    card->n_connectors, card->n_connectors == 1 ? "" : "s");
 		return;
 	}
-	if (strcmp(drm_card_status(card), "disconnected") != 0) {
+	if (strcmp(display_card_status(card), "disconnected") != 0) {
 		/* "unknown": no DRM client has probed the connectors yet */
 		f = add(c, DOCTOR_INFO, "connectors", subject,
 			"%s: no connector is known to be connected: nothing has probed them",
@@ -550,7 +551,7 @@ static void check_connectors(struct doctor_ctx *c, const char *subject,
 		card->name);
 	for (size_t i = 0; i < card->n_connectors; i++)
 		EVIDENCE(c, f, "%s: %s", card->connectors[i].name,
-			 drm_status_name(card->connectors[i].status));
+			 display_status_name(card->connectors[i].status));
 	FIX(c, f,
 	    "check the cable and the monitor's power; echo detect > /sys/class/drm/%s/status",
 	    card->connectors[0].name);
@@ -643,9 +644,9 @@ static void check_card_without_fb(struct doctor_ctx *c, const struct drm_card *c
 	char why[128];
 	const char *reason;
 
-	if (drm_card_has_fb(card, c->fbs) || !wanted(c, card->name))
+	if (display_card_has_fb(card, c->fbs) || !wanted(c, card->name))
 		return;
-	reason = drm_card_why_no_fb(card, why, sizeof(why));
+	reason = display_card_why_no_fb(card, why, sizeof(why));
 	f = add(c, c->fbs->n ? DOCTOR_INFO : DOCTOR_OK, "no-fb", card->name,
 		"%s drives %s without a framebuffer", card->name,
 		card->n_parents ? card->parents[0].sysname : "a device");

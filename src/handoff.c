@@ -38,12 +38,12 @@ static void report(const struct fb_device *dev, const char *was, const char *dev
 	struct fb_holder_list hl = {};
 	char how[256];
 
-	if (drm_scan(&drm, DRM_SCAN_PLAN) == 0)
-		card = drm_card_of_fb(&drm, dev);
+	if (display_scan(&drm, DRM_SCAN_PLAN) == 0)
+		card = display_card_of_fb(&drm, dev);
 	INF("%s: handoff: %s gave way to %s%s%s; its node and links now lead there",
 	    dev->name, was, driver ? driver : "a device without a driver",
 	    card ? " on " : "", card ? card->name : "");
-	drm_list_free(&drm);
+	display_list_free(&drm);
 	fb_holder_target_init(&t, dev, devdir);
 	if (fb_holders_scan("/proc", &t, 1, &hl) < 0)
 		return;

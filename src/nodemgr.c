@@ -218,10 +218,10 @@ static int plan_devices(const struct fb_device_list *list, const struct fb_rules
 		return -ENOMEM;
 	}
 	/* the connectors, for fb/by-connector and the rules that name them */
-	r = drm_scan(&drm, o->full_scan ? DRM_SCAN_ALL
-			   : fb_rules_match_monitors(rules)
-				   ? DRM_SCAN_PLAN | DRM_SCAN_EDID
-				   : DRM_SCAN_PLAN);
+	r = display_scan(&drm, o->full_scan ? DRM_SCAN_ALL
+			       : fb_rules_match_monitors(rules)
+				       ? DRM_SCAN_PLAN | DRM_SCAN_EDID
+				       : DRM_SCAN_PLAN);
 	if (r == -ENOMEM)
 		goto finish;
 	if (r < 0)
@@ -230,13 +230,13 @@ static int plan_devices(const struct fb_device_list *list, const struct fb_rules
 	node_owner_defaults(&defaults);
 	for (size_t i = 0; i < list->n; i++) {
 		const struct fb_device *dev = &list->devices[i];
-		const struct drm_card *card = drm_card_of_fb(&drm, dev);
+		const struct drm_card *card = display_card_of_fb(&drm, dev);
 		const char **names, **monitors;
 
 		in[i].dev = dev;
 		/* --dry-run makes not even a private temporary node. */
 		in[i].id = device_id(dev, o->devdir, !o->dry_run, ids[i], sizeof(ids[i]));
-		if (fb_kind_of(dev, in[i].id, card) != FB_KIND_DRM)
+		if (display_kind_of(dev, in[i].id, card) != FB_KIND_DRM)
 			card = NULL;
 		r = connected_of(card, &names, &monitors, &in[i].n_connectors);
 		in[i].connectors = names;
@@ -248,7 +248,7 @@ static int plan_devices(const struct fb_device_list *list, const struct fb_rules
 finish:
 	inputs_free(in, list->n);
 	free(ids);
-	drm_list_free(&drm);
+	display_list_free(&drm);
 	return r;
 }
 

@@ -81,8 +81,8 @@ void fb_view_join_display(struct fb_view *v, const struct drm_list *drm)
 {
 	char id[sizeof(v->hw.fix.id) + 1];
 
-	v->card = drm ? drm_card_of_fb(drm, v->dev) : NULL;
-	v->kind = fb_kind_of(v->dev, fb_view_id(v, id, sizeof(id)), v->card);
+	v->card = drm ? display_card_of_fb(drm, v->dev) : NULL;
+	v->kind = display_kind_of(v->dev, fb_view_id(v, id, sizeof(id)), v->card);
 }
 
 const char *fb_view_id(const struct fb_view *v, char *buf, size_t len)

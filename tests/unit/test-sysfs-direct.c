@@ -288,7 +288,7 @@ static void test_drm_plan(void)
 {
 	struct drm_list drm;
 
-	ASSERT_INT_EQ(drm_scan(&drm, DRM_SCAN_PLAN), 0);
+	ASSERT_INT_EQ(display_scan(&drm, DRM_SCAN_PLAN), 0);
 	ASSERT_INT_EQ(drm.n, 1);
 	if (drm.n == 1) {
 		const struct drm_card *c = &drm.cards[0];
@@ -310,7 +310,7 @@ static void test_drm_plan(void)
 			ASSERT_INT_EQ(c->connectors[0].n_modes, 0);
 		}
 	}
-	drm_list_free(&drm);
+	display_list_free(&drm);
 }
 
 int main(void)
