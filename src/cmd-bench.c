@@ -13,7 +13,7 @@
 #include "stop-signals.h"
 #include "commands.h"
 #include "fbclass.h"
-#include "json-util.h"
+#include "jsonout.h"
 #include "log.h"
 #include "strutil.h"
 
@@ -192,16 +192,16 @@ static json_object *json_advice(const struct fb_bench_advice *adv)
 		const struct fb_bench_advice_op *a = &adv->ops[i];
 		json_object *e = json_object_new_object();
 
-		json_add_string(e, "op", a->op);
-		json_add_string(e, "strategy", a->strategy);
+		jsonout_add_string(e, "op", a->op);
+		jsonout_add_string(e, "strategy", a->strategy);
 		json_object_object_add(e, "ratio", json_object_new_double(a->ratio));
-		json_add_string(e, "direct_strategy", a->direct_strategy);
+		jsonout_add_string(e, "direct_strategy", a->direct_strategy);
 		json_object_object_add(e, "direct_ratio",
 				       json_object_new_double(a->direct_ratio));
-		json_add_string(e, "reason", a->reason);
+		jsonout_add_string(e, "reason", a->reason);
 		json_object_array_add(ops, e);
 	}
-	json_add_string(o, "summary", adv->summary);
+	jsonout_add_string(o, "summary", adv->summary);
 	json_object_object_add(o, "ops", ops);
 	return o;
 }
@@ -254,8 +254,8 @@ static json_object *json_error(const char *name, const char *what, int r)
 	char msg[160];
 
 	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(-r));
-	json_add_string(o, "name", name);
-	json_add_string(o, "error", msg);
+	jsonout_add_string(o, "name", name);
+	jsonout_add_string(o, "error", msg);
 	return o;
 }
 
@@ -265,8 +265,8 @@ static void print_json_empty(const char *why)
 	json_object *root = json_object_new_object();
 
 	json_object_object_add(root, "framebuffers", json_object_new_array());
-	json_add_string(root, "error", why);
-	json_print(root);
+	jsonout_add_string(root, "error", why);
+	jsonout_print(root);
 	json_object_put(root);
 }
 
@@ -423,7 +423,7 @@ static void bench_one(const struct bench_cli *cli, const struct fb_device *targe
 
 			snprintf(msg, sizeof(msg), "%s: %s", why,
 				 strerror(r < 0 ? -r : ENODEV));
-			json_object_object_add(o, "error", json_string_safe(msg));
+			json_object_object_add(o, "error", jsonout_string_safe(msg));
 		}
 		json_object_array_add(fbs, o);
 	} else

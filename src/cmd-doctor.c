@@ -8,7 +8,7 @@
 
 #include "commands.h"
 #include "doctor.h"
-#include "json-util.h"
+#include "jsonout.h"
 #include "log.h"
 
 static void doctor_usage(void)
@@ -120,7 +120,7 @@ static struct json_object *json_strings(char *const *v, size_t n)
 	struct json_object *a = json_object_new_array();
 
 	for (size_t i = 0; i < n; i++)
-		json_object_array_add(a, json_string_safe(v[i]));
+		json_object_array_add(a, jsonout_string_safe(v[i]));
 	return a;
 }
 
@@ -136,21 +136,21 @@ static int print_json(const struct doctor_report *rep)
 		struct json_object *o = json_object_new_object();
 
 		problems += f->verdict == DOCTOR_PROBLEM;
-		json_add_string(o, "verdict",
-				f->verdict == DOCTOR_PROBLEM
-					? "problem"
-					: doctor_verdict_name(f->verdict));
-		json_add_string(o, "subject", f->subject);
-		json_add_string(o, "check", f->check);
-		json_add_string(o, "summary", f->summary);
+		jsonout_add_string(o, "verdict",
+				   f->verdict == DOCTOR_PROBLEM
+					   ? "problem"
+					   : doctor_verdict_name(f->verdict));
+		jsonout_add_string(o, "subject", f->subject);
+		jsonout_add_string(o, "check", f->check);
+		jsonout_add_string(o, "summary", f->summary);
 		json_object_object_add(o, "evidence",
 				       json_strings(f->evidence, f->n_evidence));
 		json_object_object_add(o, "fix", json_strings(f->fixes, f->n_fixes));
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(doc, "findings", arr);
-	json_add_uint(doc, "problems", problems);
-	r = json_print(doc);
+	jsonout_add_uint(doc, "problems", problems);
+	r = jsonout_print(doc);
 	json_object_put(doc);
 	return r;
 }

@@ -11,7 +11,7 @@
 #include "commands.h"
 #include "display.h"
 #include "holders.h"
-#include "json-util.h"
+#include "jsonout.h"
 #include "log.h"
 #include "macro.h"
 #include "view.h"
@@ -83,14 +83,14 @@ static struct json_object *json_processes(const struct fb_holder_list *hl, size_
 			continue;
 		p = json_object_new_object();
 		fds = json_object_new_array();
-		json_add_uint(p, "pid", (uint64_t)h->pid);
-		json_add_string(p, "comm", h->comm);
+		jsonout_add_uint(p, "pid", (uint64_t)h->pid);
+		jsonout_add_string(p, "comm", h->comm);
 		for (size_t j = 0; j < h->n_fds; j++)
 			json_object_array_add(fds, json_object_new_int(h->fds[j]));
 		json_object_object_add(p, "fds", fds);
-		json_add_uint(p, "mappings", h->n_mappings);
-		json_add_uint(p, "mmap_bytes", h->mmap_bytes);
-		json_add_string(p, "how", fb_holder_describe(h, buf, sizeof(buf)));
+		jsonout_add_uint(p, "mappings", h->n_mappings);
+		jsonout_add_uint(p, "mmap_bytes", h->mmap_bytes);
+		jsonout_add_string(p, "how", fb_holder_describe(h, buf, sizeof(buf)));
 		json_object_array_add(procs, p);
 	}
 	return procs;
@@ -126,21 +126,21 @@ static struct json_object *json_device(const struct fb_device *dev, size_t t,
 	struct json_object *kern = json_object_new_array();
 	char buf[512];
 
-	json_add_string(o, "name", dev->name);
+	jsonout_add_string(o, "name", dev->name);
 	snprintf(buf, sizeof(buf), "%u:%u", major(dev->devnum), minor(dev->devnum));
-	json_add_string(o, "maj:min", buf);
+	jsonout_add_string(o, "maj:min", buf);
 	json_object_object_add(o, "processes", json_processes(hl, t));
 	if (k->fbcon) {
 		struct json_object *u = json_object_new_object();
 
-		json_add_string(u, "user", "fbcon");
-		json_add_string(u, "vtconsole", st->vtcon);
+		jsonout_add_string(u, "user", "fbcon");
+		jsonout_add_string(u, "vtconsole", st->vtcon);
 		if (k->map_error) {
 			json_object_object_add(u, "first_console", NULL);
 			json_object_object_add(u, "last_console", NULL);
 		} else {
-			json_add_uint(u, "first_console", k->first);
-			json_add_uint(u, "last_console", k->last);
+			jsonout_add_uint(u, "first_console", k->first);
+			jsonout_add_uint(u, "last_console", k->last);
 		}
 		json_object_array_add(kern, u);
 	}
@@ -300,18 +300,18 @@ static struct json_object *json_card(const struct holders_sel *s, size_t i,
 	int r = card_master(c, &master);
 	char buf[64];
 
-	json_add_string(o, "name", c->name);
+	jsonout_add_string(o, "name", c->name);
 	snprintf(buf, sizeof(buf), "%u:%u", major(c->devnum), minor(c->devnum));
-	json_add_string(o, "maj:min", buf);
+	jsonout_add_string(o, "maj:min", buf);
 	json_object_object_add(o, "processes",
 			       json_processes(hl, card_target(s, i, false)));
 	if (c->render) {
 		struct json_object *ro = json_object_new_object();
 
-		json_add_string(ro, "name", c->render);
+		jsonout_add_string(ro, "name", c->render);
 		snprintf(buf, sizeof(buf), "%u:%u", major(c->render_devnum),
 			 minor(c->render_devnum));
-		json_add_string(ro, "maj:min", buf);
+		jsonout_add_string(ro, "maj:min", buf);
 		json_object_object_add(ro, "processes",
 				       json_processes(hl, card_target(s, i, true)));
 		json_object_object_add(o, "render", ro);
@@ -322,13 +322,13 @@ static struct json_object *json_card(const struct holders_sel *s, size_t i,
 		struct json_object *m = json_object_new_object();
 
 		snprintf(buf, sizeof(buf), "%s", strerror(-r));
-		json_add_string(m, "error", buf);
+		jsonout_add_string(m, "error", buf);
 		json_object_object_add(o, "master", m);
 	} else if (master.pid) {
 		struct json_object *m = json_object_new_object();
 
-		json_add_uint(m, "pid", (uint64_t)master.pid);
-		json_add_string(m, "comm", master.command);
+		jsonout_add_uint(m, "pid", (uint64_t)master.pid);
+		jsonout_add_string(m, "comm", master.command);
 		json_object_object_add(o, "master", m);
 	} else {
 		json_object_object_add(o, "master", NULL);
@@ -347,8 +347,8 @@ static int holders_print(const struct holders_opts *o, const struct holders_sel 
 		doc = json_object_new_object();
 		arr = json_object_new_array();
 		json_object_object_add(doc, "framebuffers", arr);
-		json_add_uint(doc, "processes_scanned", hl->n_processes);
-		json_add_uint(doc, "processes_uninspectable", hl->n_uninspectable);
+		jsonout_add_uint(doc, "processes_scanned", hl->n_processes);
+		jsonout_add_uint(doc, "processes_uninspectable", hl->n_uninspectable);
 		if (s->n_cards) {
 			cards = json_object_new_array();
 			json_object_object_add(doc, "cards", cards);
@@ -375,7 +375,7 @@ static int holders_print(const struct holders_opts *o, const struct holders_sel 
 		    hl->n_processes == 1 ? "" : "es", (int)hl->first_uninspectable,
 		    geteuid() == 0 ? "" : "; run as root to see them");
 	if (o->json)
-		r = json_print(doc);
+		r = jsonout_print(doc);
 	json_object_put(doc);
 	return r;
 }

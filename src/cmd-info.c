@@ -13,7 +13,7 @@
 
 #include "commands.h"
 #include "account.h"
-#include "json-util.h"
+#include "jsonout.h"
 #include "log.h"
 #include "view.h"
 #include "strutil.h"
@@ -368,9 +368,9 @@ static struct json_object *json_bitfield(const struct fb_bitfield *b)
 {
 	struct json_object *o = json_object_new_object();
 
-	json_add_uint(o, "offset", b->offset);
-	json_add_uint(o, "length", b->length);
-	json_add_uint(o, "msb_right", b->msb_right);
+	jsonout_add_uint(o, "offset", b->offset);
+	jsonout_add_uint(o, "length", b->length);
+	jsonout_add_uint(o, "msb_right", b->msb_right);
 	return o;
 }
 
@@ -383,7 +383,7 @@ static struct json_object *json_fields(struct json_object *o, const void *base,
 		switch (f->kind) {
 		case FIELD_NUMBER:
 		case FIELD_ADDRESS:
-			json_add_uint(o, f->name, field_number(base, f));
+			jsonout_add_uint(o, f->name, field_number(base, f));
 			break;
 		case FIELD_BITFIELD:
 			json_object_object_add(o, f->name,
@@ -399,7 +399,7 @@ static struct json_object *json_fix(const struct fb_view *v)
 	struct json_object *o = json_object_new_object();
 	char id[sizeof(v->hw.fix.id) + 1];
 
-	json_add_string(o, "id", fb_view_id(v, id, sizeof(id)));
+	jsonout_add_string(o, "id", fb_view_id(v, id, sizeof(id)));
 	return json_fields(o, &v->hw.fix, fix_fields, ARRAY_SIZE(fix_fields));
 }
 
@@ -411,26 +411,28 @@ static struct json_object *json_decoded(const struct fb_view *v)
 	char buf[256];
 	uint64_t mhz = fb_refresh_mhz(var);
 
-	json_add_string(o, "type",
-			or_unknown(fb_type_name(fix->type), fix->type, buf, sizeof(buf)));
-	json_add_string(o, "type_aux", fb_type_aux_name(fix->type, fix->type_aux));
-	json_add_string(o, "visual",
-			or_unknown(fb_visual_name(fix->visual), fix->visual, buf,
-				   sizeof(buf)));
-	json_add_string(o, "accel",
-			or_unknown(fb_accel_name(fix->accel), fix->accel, buf,
-				   sizeof(buf)));
-	json_add_string(o, "sync", fb_sync_names(var->sync, buf, sizeof(buf)));
-	json_add_string(o, "vmode", fb_vmode_names(var->vmode, buf, sizeof(buf)));
-	json_add_string(o, "activate", fb_activate_names(var->activate, buf, sizeof(buf)));
-	json_add_string(o, "format", v->fmt.name);
+	jsonout_add_string(o, "type",
+			   or_unknown(fb_type_name(fix->type), fix->type, buf,
+				      sizeof(buf)));
+	jsonout_add_string(o, "type_aux", fb_type_aux_name(fix->type, fix->type_aux));
+	jsonout_add_string(o, "visual",
+			   or_unknown(fb_visual_name(fix->visual), fix->visual, buf,
+				      sizeof(buf)));
+	jsonout_add_string(o, "accel",
+			   or_unknown(fb_accel_name(fix->accel), fix->accel, buf,
+				      sizeof(buf)));
+	jsonout_add_string(o, "sync", fb_sync_names(var->sync, buf, sizeof(buf)));
+	jsonout_add_string(o, "vmode", fb_vmode_names(var->vmode, buf, sizeof(buf)));
+	jsonout_add_string(o, "activate",
+			   fb_activate_names(var->activate, buf, sizeof(buf)));
+	jsonout_add_string(o, "format", v->fmt.name);
 	if (mhz)
 		json_object_object_add(o, "refresh_hz",
 				       json_object_new_double(mhz / 1000.0));
 	else
 		json_object_object_add(o, "refresh_hz", NULL);
 	print_mode_name(buf, sizeof(buf), var);
-	json_add_string(o, "mode", buf);
+	jsonout_add_string(o, "mode", buf);
 	return o;
 }
 
@@ -440,20 +442,20 @@ static struct json_object *json_node(const struct fb_view *v)
 	bool exists = v->node.state != FB_HW_NODE_MISSING;
 	char mode[8];
 
-	json_add_string(o, "path", v->node.path);
-	json_add_bool(o, "exists", exists);
-	json_add_bool(o, "correct", v->node.state == FB_HW_NODE_OK);
+	jsonout_add_string(o, "path", v->node.path);
+	jsonout_add_bool(o, "exists", exists);
+	jsonout_add_bool(o, "correct", v->node.state == FB_HW_NODE_OK);
 	if (exists) {
 		char user[256], group[256];
 		bool have_user = fb_user_name(v->node.uid, user, sizeof(user));
 		bool have_group = fb_group_name(v->node.gid, group, sizeof(group));
 
 		snprintf(mode, sizeof(mode), "%04o", (unsigned)(v->node.mode & 07777));
-		json_add_string(o, "owner", have_user ? user : NULL);
-		json_add_uint(o, "uid", v->node.uid);
-		json_add_string(o, "group", have_group ? group : NULL);
-		json_add_uint(o, "gid", v->node.gid);
-		json_add_string(o, "mode", mode);
+		jsonout_add_string(o, "owner", have_user ? user : NULL);
+		jsonout_add_uint(o, "uid", v->node.uid);
+		jsonout_add_string(o, "group", have_group ? group : NULL);
+		jsonout_add_uint(o, "gid", v->node.gid);
+		jsonout_add_string(o, "mode", mode);
 	}
 	return o;
 }
@@ -467,8 +469,8 @@ static struct json_object *json_edid(const struct drm_connector *c)
 		return NULL;
 	o = json_object_new_object();
 	problems = json_object_new_array();
-	json_add_uint(o, "bytes", c->edid_len);
-	json_add_bool(o, "trusted", e->problems == 0);
+	jsonout_add_uint(o, "bytes", c->edid_len);
+	jsonout_add_bool(o, "trusted", e->problems == 0);
 	for (unsigned bit = 0; bit < EDID_PROBLEM_COUNT; bit++)
 		if (e->problems & (1u << bit))
 			json_object_array_add(problems,
@@ -477,23 +479,23 @@ static struct json_object *json_edid(const struct drm_connector *c)
 	json_object_object_add(o, "problems", problems);
 	if (!e->decoded)
 		return o;
-	json_add_string(o, "monitor", e->name[0] ? e->name : NULL);
-	json_add_string(o, "vendor", e->vendor[0] ? e->vendor : NULL);
-	json_add_uint(o, "product", e->product);
-	json_add_uint(o, "serial_number", e->serial_number);
-	json_add_string(o, "serial", e->serial_text[0] ? e->serial_text : NULL);
-	json_add_uint(o, "width_cm", e->width_cm);
-	json_add_uint(o, "height_cm", e->height_cm);
+	jsonout_add_string(o, "monitor", e->name[0] ? e->name : NULL);
+	jsonout_add_string(o, "vendor", e->vendor[0] ? e->vendor : NULL);
+	jsonout_add_uint(o, "product", e->product);
+	jsonout_add_uint(o, "serial_number", e->serial_number);
+	jsonout_add_string(o, "serial", e->serial_text[0] ? e->serial_text : NULL);
+	jsonout_add_uint(o, "width_cm", e->width_cm);
+	jsonout_add_uint(o, "height_cm", e->height_cm);
 	if (e->has_preferred) {
 		struct json_object *t = json_object_new_object();
 
-		json_add_uint(t, "width", e->preferred.hactive);
-		json_add_uint(t, "height", e->preferred.vactive);
-		json_add_bool(t, "interlaced", e->preferred.interlaced);
+		jsonout_add_uint(t, "width", e->preferred.hactive);
+		jsonout_add_uint(t, "height", e->preferred.vactive);
+		jsonout_add_bool(t, "interlaced", e->preferred.interlaced);
 		json_object_object_add(t, "refresh_hz",
 				       json_object_new_double(e->preferred.refresh_mhz /
 							      1000.0));
-		json_add_uint(t, "pixel_clock_khz", e->preferred.pixel_clock_khz);
+		jsonout_add_uint(t, "pixel_clock_khz", e->preferred.pixel_clock_khz);
 		json_object_object_add(o, "preferred", t);
 	} else {
 		json_object_object_add(o, "preferred", NULL);
@@ -506,15 +508,15 @@ static struct json_object *json_connector(const struct drm_connector *c)
 	struct json_object *o = json_object_new_object();
 	struct json_object *modes = json_object_new_array();
 
-	json_add_string(o, "name", c->name);
-	json_add_string(o, "status", display_status_name(c->status));
-	json_add_string(o, "enabled", c->enabled);
-	json_add_string(o, "dpms", c->dpms);
+	jsonout_add_string(o, "name", c->name);
+	jsonout_add_string(o, "status", display_status_name(c->status));
+	jsonout_add_string(o, "enabled", c->enabled);
+	jsonout_add_string(o, "dpms", c->dpms);
 	for (size_t i = 0; i < c->n_modes; i++)
 		json_object_array_add(modes, json_object_new_string(c->modes[i]));
 	json_object_object_add(o, "modes", modes);
 	json_object_object_add(o, "edid", json_edid(c));
-	json_add_string(o, "error", c->problem);
+	jsonout_add_string(o, "error", c->problem);
 	return o;
 }
 
@@ -525,21 +527,21 @@ static struct json_object *json_display(const struct fb_view *v)
 	struct json_object *o = json_object_new_object(), *co, *conns;
 	char devnum[32];
 
-	json_add_string(o, "kind", display_kind_name(v->kind));
+	jsonout_add_string(o, "kind", display_kind_name(v->kind));
 	if (!card) {
 		json_object_object_add(o, "card", NULL);
 		return o;
 	}
 	co = json_object_new_object();
 	conns = json_object_new_array();
-	json_add_string(co, "name", card->name);
-	json_add_string(co, "syspath", card->syspath);
+	jsonout_add_string(co, "name", card->name);
+	jsonout_add_string(co, "syspath", card->syspath);
 	snprintf(devnum, sizeof(devnum), "%u:%u", major(card->devnum),
 		 minor(card->devnum));
-	json_add_string(co, "maj:min", card->devnum ? devnum : NULL);
-	json_add_string(co, "driver", p ? p->driver : NULL);
-	json_add_string(co, "module", p ? p->module : NULL);
-	json_add_string(co, "render", card->render);
+	jsonout_add_string(co, "maj:min", card->devnum ? devnum : NULL);
+	jsonout_add_string(co, "driver", p ? p->driver : NULL);
+	jsonout_add_string(co, "module", p ? p->module : NULL);
+	jsonout_add_string(co, "render", card->render);
 	for (size_t i = 0; i < card->n_connectors; i++)
 		json_object_array_add(conns, json_connector(&card->connectors[i]));
 	json_object_object_add(co, "connectors", conns);
@@ -556,24 +558,24 @@ static struct json_object *info_json(const struct fb_view *v)
 	char devnum[32];
 
 	snprintf(devnum, sizeof(devnum), "%u:%u", major(d->devnum), minor(d->devnum));
-	json_add_string(o, "name", d->name);
-	json_add_string(o, "maj:min", devnum);
-	json_add_string(o, "devname", d->devname);
-	json_add_string(o, "syspath", d->syspath);
-	json_add_string(o, "path", d->path_id);
+	jsonout_add_string(o, "name", d->name);
+	jsonout_add_string(o, "maj:min", devnum);
+	jsonout_add_string(o, "devname", d->devname);
+	jsonout_add_string(o, "syspath", d->syspath);
+	jsonout_add_string(o, "path", d->path_id);
 	for (size_t i = 0; i < d->n_attrs; i++)
-		json_add_string(sysfs, d->attrs[i].name, d->attrs[i].value);
+		jsonout_add_string(sysfs, d->attrs[i].name, d->attrs[i].value);
 	json_object_object_add(o, "sysfs", sysfs);
 	for (size_t i = 0; i < d->n_parents; i++) {
 		const struct fb_parent *p = &d->parents[i];
 		struct json_object *po = json_object_new_object();
 
-		json_add_string(po, "sysname", p->sysname);
-		json_add_string(po, "syspath", p->syspath);
-		json_add_string(po, "subsystem", p->subsystem);
-		json_add_string(po, "driver", p->driver);
-		json_add_string(po, "module", p->module);
-		json_add_string(po, "modalias", p->modalias);
+		jsonout_add_string(po, "sysname", p->sysname);
+		jsonout_add_string(po, "syspath", p->syspath);
+		jsonout_add_string(po, "subsystem", p->subsystem);
+		jsonout_add_string(po, "driver", p->driver);
+		jsonout_add_string(po, "module", p->module);
+		jsonout_add_string(po, "modalias", p->modalias);
 		json_object_array_add(parents, po);
 	}
 	json_object_object_add(o, "parents", parents);
@@ -593,7 +595,7 @@ static struct json_object *info_json(const struct fb_view *v)
 		for (size_t i = 0; i < ARRAY_SIZE(parts); i++) {
 			struct json_object *e = json_object_new_object();
 
-			json_add_string(e, "error", why);
+			jsonout_add_string(e, "error", why);
 			json_object_object_add(o, parts[i], e);
 		}
 	}
@@ -738,7 +740,7 @@ static int do_info(int argc, char *argv[])
 		if (info_one(&o, sel[i], &drm, i == 0, arr, &denied) < 0)
 			ret = FB_EXIT_ERROR;
 	fb_view_denied_say(&denied);
-	if (o.json && json_print(doc) < 0)
+	if (o.json && jsonout_print(doc) < 0)
 		ret = FB_EXIT_ERROR;
 finish:
 	json_object_put(doc);

@@ -15,7 +15,7 @@
 #include "display.h"
 #include "fbclass.h"
 #include "fbinfo_ioctl.h"
-#include "json-util.h"
+#include "jsonout.h"
 #include "log.h"
 #include "macro.h"
 #include "uevent-monitor.h"
@@ -131,13 +131,13 @@ static void print_json(const struct monitor_line *l)
 	struct json_object *o = json_object_new_object();
 	bool drm = streq_ptr(l->subsystem, "drm");
 
-	json_add_uint(o, "seqnum", l->seqnum);
-	json_add_string(o, "subsystem", l->subsystem);
-	json_add_string(o, "action", or_dash(l->action));
-	json_add_string(o, "name", or_dash(l->name));
-	json_add_string(o, "maj:min", *l->devnum ? l->devnum : NULL);
-	json_add_bool(o, "present", l->present);
-	json_add_string(o, "driver", *l->driver ? l->driver : NULL);
+	jsonout_add_uint(o, "seqnum", l->seqnum);
+	jsonout_add_string(o, "subsystem", l->subsystem);
+	jsonout_add_string(o, "action", or_dash(l->action));
+	jsonout_add_string(o, "name", or_dash(l->name));
+	jsonout_add_string(o, "maj:min", *l->devnum ? l->devnum : NULL);
+	jsonout_add_bool(o, "present", l->present);
+	jsonout_add_string(o, "driver", *l->driver ? l->driver : NULL);
 	if (drm) {
 		struct json_object *a = json_object_new_array();
 
@@ -146,14 +146,14 @@ static void print_json(const struct monitor_line *l)
 			char name[128];
 
 			snprintf(name, sizeof(name), "%.*s", (int)n, p);
-			json_object_array_add(a, json_string_safe(name));
+			json_object_array_add(a, jsonout_string_safe(name));
 			p += n + (p[n] == ',');
 		}
-		json_add_bool(o, "hotplug", l->hotplug);
-		json_add_string(o, "status", l->status);
+		jsonout_add_bool(o, "hotplug", l->hotplug);
+		jsonout_add_string(o, "status", l->status);
 		json_object_object_add(o, "connected", a);
 	} else {
-		json_add_string(o, "format", *l->format ? l->format : NULL);
+		jsonout_add_string(o, "format", *l->format ? l->format : NULL);
 		json_object_object_add(o, "xres",
 				       l->xres ? json_object_new_int64(l->xres) : NULL);
 		json_object_object_add(o, "yres",

@@ -7,11 +7,11 @@
 
 /* json-c helpers: a string that may be NULL becomes null; strings are
  * copied as bytes (made valid UTF-8) and escaped by json-c. */
-void json_add_string(struct json_object *o, const char *key, const char *value);
+void jsonout_add_string(struct json_object *o, const char *key, const char *value);
 /* The same as a value of its own (an array element); NULL for NULL. */
-struct json_object *json_string_safe(const char *value);
-void json_add_uint(struct json_object *o, const char *key, uint64_t value);
-void json_add_bool(struct json_object *o, const char *key, bool value);
+struct json_object *jsonout_string_safe(const char *value);
+void jsonout_add_uint(struct json_object *o, const char *key, uint64_t value);
+void jsonout_add_bool(struct json_object *o, const char *key, bool value);
 /* Print a document, pretty and with a final newline, to stdout.  0 or
  * -errno. */
-int json_print(struct json_object *doc);
+int jsonout_print(struct json_object *doc);
