@@ -227,7 +227,7 @@ static int plan_devices(const struct fb_device_list *list, const struct fb_rules
 	if (r < 0)
 		log_warn_errno(r,
 			       "cannot scan /sys/class/drm: %m; no fb/by-connector links");
-	node_owner_defaults(&defaults);
+	nodes_plan_owner_defaults(&defaults);
 	for (size_t i = 0; i < list->n; i++) {
 		const struct fb_device *dev = &list->devices[i];
 		const struct drm_card *card = display_card_of_fb(&drm, dev);
@@ -244,7 +244,7 @@ static int plan_devices(const struct fb_device_list *list, const struct fb_rules
 		if (r < 0)
 			goto finish;
 	}
-	r = node_plan(in, list->n, rules, &defaults, plan);
+	r = nodes_plan(in, list->n, rules, &defaults, plan);
 finish:
 	inputs_free(in, list->n);
 	free(ids);
@@ -299,7 +299,7 @@ static void run_free(struct nodemgr_run *run)
 {
 	if (run->dfd >= 0)
 		close(run->dfd);
-	node_plan_free(&run->plan);
+	nodes_plan_free(&run->plan);
 	fb_device_list_free(&run->list);
 }
 
@@ -361,7 +361,7 @@ unsigned nodemgr_validate_created(const struct nodemgr_opts *o,
 void nodemgr_cache_clear(struct nodemgr_cache *c)
 {
 	if (c->plan) {
-		node_plan_free(c->plan);
+		nodes_plan_free(c->plan);
 		free(c->plan);
 	}
 	for (size_t i = 0; i < c->n; i++) {
@@ -613,7 +613,7 @@ int nodemgr_remove(const struct nodemgr_opts *o, const struct fb_rules *rules,
 	 * up as stale.  Without a plan (the class cannot be read) its node
 	 * and fb/by-* links still go. */
 	if (run_plan(o, rules, &run) < 0)
-		node_plan_free(&run.plan);
+		nodes_plan_free(&run.plan);
 	r = run_open_devdir(o, &run);
 	if (r == 0)
 		r = node_remove(run.dfd, o->devdir, name, devnum, &run.plan,
@@ -698,7 +698,7 @@ int nodemgr_event(const struct nodemgr_opts *o, const struct fb_rules *rules,
 
 	if (keep)
 		nodemgr_cache_clear(keep);
-	if (!node_name_is_safe(name)) {
+	if (!nodes_plan_name_is_safe(name)) {
 		ERR("%.64s: event ignored: not a plain device name", name);
 		return -EINVAL;
 	}

@@ -2,7 +2,7 @@
 /*
  * The plan: devices and rules in, the nodes and links that should exist
  * out.  Pure, so that it is unit-tested with plain data and --dry-run can
- * print it; node_owner_defaults() alone looks up a group.  Applying a plan
+ * print it; nodes_plan_owner_defaults() alone looks up a group.  Applying a plan
  * is src/nodes.c.
  */
 #include <ctype.h>
@@ -14,10 +14,10 @@
 #include "account.h"
 #include "log.h"
 #include "macro.h"
-#include "nodes.h"
+#include "nodes-plan.h"
 #include "rules.h"
 
-bool node_name_is_safe(const char *name)
+bool nodes_plan_name_is_safe(const char *name)
 {
 	size_t len;
 
@@ -39,7 +39,7 @@ bool node_name_is_safe(const char *name)
 	return true;
 }
 
-bool node_link_name_sanitize(const char *in, char *out, size_t len)
+bool nodes_plan_link_name_sanitize(const char *in, char *out, size_t len)
 {
 	size_t n = 0;
 
@@ -60,7 +60,7 @@ bool node_link_name_sanitize(const char *in, char *out, size_t len)
 	return true;
 }
 
-void node_owner_defaults(struct node_owner *own)
+void nodes_plan_owner_defaults(struct node_owner *own)
 {
 	static bool said;
 	gid_t video;
@@ -97,7 +97,8 @@ static struct node_link *find_link(const struct node_plan *plan, const char *pat
 	return NULL;
 }
 
-const struct node_link *node_plan_find_link(const struct node_plan *plan, const char *path)
+const struct node_link *nodes_plan_find_link(const struct node_plan *plan,
+					     const char *path)
 {
 	return find_link(plan, path);
 }
@@ -143,7 +144,7 @@ static int plan_add_generated(struct node_plan *plan, const char *dir, const cha
 	char name[NODE_PATH_MAX - 16];
 	char path[NODE_PATH_MAX];
 
-	if (!raw || !node_link_name_sanitize(raw, name, sizeof(name)))
+	if (!raw || !nodes_plan_link_name_sanitize(raw, name, sizeof(name)))
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return plan_add_link(plan, path, node, minor);
@@ -179,7 +180,7 @@ static int plan_device(const struct node_input *in, const struct fb_rules *rules
 	struct node_entry *e;
 	int r;
 
-	if (!node_name_is_safe(name)) {
+	if (!nodes_plan_name_is_safe(name)) {
 		WRN("%s: unsafe device name \"%s\": no node made", dev->name, name);
 		return 0;
 	}
@@ -241,8 +242,8 @@ static int plan_stale_links(const struct fb_rules *rules, struct node_plan *plan
 	return 0;
 }
 
-int node_plan(const struct node_input *in, size_t n, const struct fb_rules *rules,
-	      const struct node_owner *defaults, struct node_plan *plan)
+int nodes_plan(const struct node_input *in, size_t n, const struct fb_rules *rules,
+	       const struct node_owner *defaults, struct node_plan *plan)
 {
 	int r = 0;
 
@@ -256,11 +257,11 @@ int node_plan(const struct node_input *in, size_t n, const struct fb_rules *rule
 	if (r == 0)
 		r = plan_stale_links(rules, plan);
 	if (r < 0)
-		node_plan_free(plan);
+		nodes_plan_free(plan);
 	return r;
 }
 
-void node_plan_free(struct node_plan *plan)
+void nodes_plan_free(struct node_plan *plan)
 {
 	free(plan->nodes);
 	free(plan->links);

@@ -567,7 +567,7 @@ static int prune_links_in(struct apply_ctx *c, const char *dir,
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		/* What the plan wants stays, whatever it is (no stat for it). */
-		if (!node && node_plan_find_link(plan, path))
+		if (!node && nodes_plan_find_link(plan, path))
 			continue;
 		if (de->d_type != DT_LNK &&
 		    (de->d_type != DT_UNKNOWN ||
@@ -682,7 +682,7 @@ int node_remove(int dirfd, const char *devdir_shown, const char *name, dev_t dev
 	int ret = 0, r;
 
 	shown_path(&c, name, shown, sizeof(shown));
-	if (!node_name_is_safe(name))
+	if (!nodes_plan_name_is_safe(name))
 		return -EINVAL;
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno != ENOENT)

@@ -115,7 +115,7 @@ int fb_uevent_parse(const struct fb_uevent_env *env, struct fb_uevent *ev, char 
 	devname = env->devname;
 	if (strncmp(devname, "/dev/", 5) == 0)
 		devname += 5;
-	if (!node_name_is_safe(devname))
+	if (!nodes_plan_name_is_safe(devname))
 		return reject(why, whylen,
 			      "DEVNAME \"%.256s\" is not a plain name (no '/', no \"..\")",
 			      env->devname);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* node_plan() on plain data: nodes, owners, links, collisions, rules. */
+/* nodes_plan() on plain data: nodes, owners, links, collisions, rules. */
 #include <errno.h>
 #include <sys/sysmacros.h>
 
@@ -63,7 +63,7 @@ static void test_defaults(void)
 	const struct node_link *l;
 
 	ASSERT_TRUE(FBDEV(3) == makedev(29, 3));
-	ASSERT_INT_EQ(node_plan(in, 4, NULL, &defaults, &p), 0);
+	ASSERT_INT_EQ(nodes_plan(in, 4, NULL, &defaults, &p), 0);
 	ASSERT_INT_EQ(p.n_nodes, 4);
 	ASSERT_STR_EQ(p.nodes[0].name, "fb2");
 	ASSERT_TRUE(p.nodes[0].devnum == makedev(29, 2));
@@ -81,18 +81,18 @@ static void test_defaults(void)
 	ASSERT_STR_EQ(target(&p, "fb/by-path/platform-vfb.0"), "../../fb1");
 	ASSERT_INT_EQ(p.n_kept, 0);
 	ASSERT_INT_EQ(p.n_stale, 0);
-	node_plan_free(&p);
+	nodes_plan_free(&p);
 
 	/* No parent path id, no id: a node and no links. */
 	struct node_input in2[] = { { &devs[3], NULL } };
-	ASSERT_INT_EQ(node_plan(in2, 1, NULL, &defaults, &p), 0);
+	ASSERT_INT_EQ(nodes_plan(in2, 1, NULL, &defaults, &p), 0);
 	ASSERT_INT_EQ(p.n_nodes, 1);
 	ASSERT_INT_EQ(p.n_links, 0);
-	node_plan_free(&p);
+	nodes_plan_free(&p);
 
-	ASSERT_INT_EQ(node_plan(NULL, 0, NULL, &defaults, &p), 0);
+	ASSERT_INT_EQ(nodes_plan(NULL, 0, NULL, &defaults, &p), 0);
 	ASSERT_INT_EQ(p.n_nodes + p.n_links, 0);
-	node_plan_free(&p);
+	nodes_plan_free(&p);
 }
 
 static void test_rules(void)
@@ -111,7 +111,7 @@ static void test_rules(void)
 	struct node_plan p;
 
 	ASSERT_INT_EQ(fb_rules_parse_string(conf, "plan.conf", &r), 0);
-	ASSERT_INT_EQ(node_plan(in, 3, &r, &defaults, &p), 0);
+	ASSERT_INT_EQ(nodes_plan(in, 3, &r, &defaults, &p), 0);
 	ASSERT_INT_EQ(p.n_nodes, 2);
 	ASSERT_STR_EQ(p.nodes[0].name, "fb0");
 	ASSERT_INT_EQ(p.nodes[0].own.gid, 0);
@@ -129,7 +129,7 @@ static void test_rules(void)
 		    NULL); /* ignored device: no links */
 	ASSERT_INT_EQ(p.n_stale, 1);
 	ASSERT_STR_EQ(p.stale[0], "display/gone");
-	node_plan_free(&p);
+	nodes_plan_free(&p);
 	fb_rules_free(&r);
 }
 
@@ -150,10 +150,10 @@ static void test_unsafe_devname(void)
 	bad[4].devname = "fb4";
 	for (int i = 0; i < 5; i++)
 		in[i] = (struct node_input){ &bad[i], NULL };
-	ASSERT_INT_EQ(node_plan(in, 5, NULL, &defaults, &p), 0);
+	ASSERT_INT_EQ(nodes_plan(in, 5, NULL, &defaults, &p), 0);
 	ASSERT_INT_EQ(p.n_nodes, 1);
 	ASSERT_STR_EQ(p.nodes[0].name, "fb4");
-	node_plan_free(&p);
+	nodes_plan_free(&p);
 }
 
 static void test_sanitize(void)
@@ -171,24 +171,24 @@ static void test_sanitize(void)
 	char buf[32];
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		ASSERT_MSG(node_link_name_sanitize(names[i].in, buf, sizeof(buf)),
+		ASSERT_MSG(nodes_plan_link_name_sanitize(names[i].in, buf, sizeof(buf)),
 			   "\"%s\"", names[i].in);
 		ASSERT_STR_EQ(buf, names[i].out);
 	}
-	ASSERT_TRUE(!node_link_name_sanitize("", buf, sizeof(buf)));
-	ASSERT_TRUE(
-		node_link_name_sanitize("0123456789abcdefghijklmnopqrstuvwxyz", buf, 8));
+	ASSERT_TRUE(!nodes_plan_link_name_sanitize("", buf, sizeof(buf)));
+	ASSERT_TRUE(nodes_plan_link_name_sanitize("0123456789abcdefghijklmnopqrstuvwxyz",
+						  buf, 8));
 	ASSERT_STR_EQ(buf, "0123456");
 
-	ASSERT_TRUE(node_name_is_safe("fb0"));
-	ASSERT_TRUE(!node_name_is_safe("fb0/../x"));
-	ASSERT_TRUE(!node_name_is_safe("/etc/x"));
-	ASSERT_TRUE(!node_name_is_safe(".."));
-	ASSERT_TRUE(!node_name_is_safe("."));
-	ASSERT_TRUE(!node_name_is_safe(""));
-	ASSERT_TRUE(!node_name_is_safe(NULL));
-	ASSERT_TRUE(!node_name_is_safe("fb\n0"));
-	ASSERT_TRUE(!node_name_is_safe(".fbclassctl-1-fb0"));
+	ASSERT_TRUE(nodes_plan_name_is_safe("fb0"));
+	ASSERT_TRUE(!nodes_plan_name_is_safe("fb0/../x"));
+	ASSERT_TRUE(!nodes_plan_name_is_safe("/etc/x"));
+	ASSERT_TRUE(!nodes_plan_name_is_safe(".."));
+	ASSERT_TRUE(!nodes_plan_name_is_safe("."));
+	ASSERT_TRUE(!nodes_plan_name_is_safe(""));
+	ASSERT_TRUE(!nodes_plan_name_is_safe(NULL));
+	ASSERT_TRUE(!nodes_plan_name_is_safe("fb\n0"));
+	ASSERT_TRUE(!nodes_plan_name_is_safe(".fbclassctl-1-fb0"));
 }
 
 /* --load-modules keeps only display drivers. */
@@ -228,7 +228,7 @@ static void test_connectors(void)
 		      0);
 	if (mem)
 		stderr = mem;
-	ASSERT_INT_EQ(node_plan(in, 2, &rules, &defaults, &p), 0);
+	ASSERT_INT_EQ(nodes_plan(in, 2, &rules, &defaults, &p), 0);
 	if (mem) {
 		fclose(mem);
 		stderr = saved;
@@ -243,7 +243,7 @@ static void test_connectors(void)
 		strstr(buf,
 		       "fb0 and fb2 share the path id pci-0000:00:02.0: only fb0 gets fb/by-path/pci-0000:00:02.0") !=
 		NULL);
-	node_plan_free(&p);
+	nodes_plan_free(&p);
 	fb_rules_free(&rules);
 }
 
