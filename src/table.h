@@ -5,7 +5,7 @@
  * The seam between list's table and the library that prints it:
  * libsmartcols, dlopen()ed, falling back to the built-in printer
  * (src/table-scols.c, the default), or the built-in printer alone
- * (src/table-static.c, ./configure --enable-static-binary: Debian has no
+ * (src/table-builtin-only.c, ./configure --enable-static-binary: Debian has no
  * libsmartcols.a).  Both print the same text for what list uses:
  * aligned, raw, KEY="value" pairs and JSON, with or without headings.
  */

@@ -6,7 +6,7 @@
  * It believes what libudev's "kernel" monitor believes, and nothing else:
  * a message the kernel sent (sender port 0, SCM_CREDENTIALS with uid 0),
  * not cut short (MSG_TRUNC), and well-formed as
- * fb_uevent_env_from_netlink() checks it (the parser the fuzzer covers).
+ * uevent_message_parse() checks it (the parser the fuzzer covers).
  * Anything else is dropped with a debug line.  Bounded memory: one fixed
  * buffer.
  */
@@ -23,7 +23,7 @@
 #include "macro.h"
 #include "strutil.h"
 #include "uevent-monitor.h"
-#include "uevent-netlink.h"
+#include "uevent-message.h"
 #include "uevent.h"
 
 #define KERNEL_GROUP 1u
@@ -174,7 +174,7 @@ static int receive_one(struct fb_monitor *m, struct fb_monitor_event *ev)
 		return 0;
 	}
 	m->buf[len] = '\0';
-	if (fb_uevent_env_from_netlink(m->buf, (size_t)len, &env, why, sizeof(why)) < 0) {
+	if (uevent_message_parse(m->buf, (size_t)len, &env, why, sizeof(why)) < 0) {
 		DBG("uevent dropped: %s", why);
 		return 0;
 	}

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "uevent-netlink.h"
+#include "uevent-message.h"
 
 static void check_event(const struct fb_uevent_env *env)
 {
@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(buf, data + 1, size - 1);
 	if (data[0] % 2 == 0) {
-		if (fb_uevent_env_from_netlink(buf, size - 1, &env, why, sizeof(why)) == 0)
+		if (uevent_message_parse(buf, size - 1, &env, why, sizeof(why)) == 0)
 			check_event(&env);
 	} else {
 		buf[size - 1] = '\0';

@@ -4,7 +4,7 @@
 #include <errno.h>
 
 #include "test.h"
-#include "uevent-netlink.h"
+#include "uevent-message.h"
 
 #define MSG(s) s, sizeof(s) /* keeps the final NUL, as the kernel sends it */
 
@@ -13,7 +13,7 @@ static void accept(const char *buf, size_t len)
 	struct fb_uevent_env env;
 	char why[128] = "";
 
-	ASSERT_INT_EQ(fb_uevent_env_from_netlink(buf, len, &env, why, sizeof(why)), 0);
+	ASSERT_INT_EQ(uevent_message_parse(buf, len, &env, why, sizeof(why)), 0);
 	if (*why)
 		fprintf(stderr, "  rejected: %s\n", why);
 }
@@ -23,8 +23,7 @@ static void reject(const char *buf, size_t len, const char *reason)
 	struct fb_uevent_env env;
 	char why[128] = "";
 
-	ASSERT_INT_EQ(fb_uevent_env_from_netlink(buf, len, &env, why, sizeof(why)),
-		      -EINVAL);
+	ASSERT_INT_EQ(uevent_message_parse(buf, len, &env, why, sizeof(why)), -EINVAL);
 	ASSERT_STR_EQ(why, reason);
 }
 
@@ -37,7 +36,7 @@ int main(void)
 		"ACTION=add\0DEVPATH=/devices/pci0000:00/0000:00:02.0/graphics/fb0\0"
 		"SUBSYSTEM=graphics\0MAJOR=29\0MINOR=0\0DEVNAME=fb0\0SEQNUM=1234";
 
-	ASSERT_INT_EQ(fb_uevent_env_from_netlink(MSG(bochs), &env, why, sizeof(why)), 0);
+	ASSERT_INT_EQ(uevent_message_parse(MSG(bochs), &env, why, sizeof(why)), 0);
 	ASSERT_STR_EQ(env.action, "add");
 	ASSERT_STR_EQ(env.devpath, "/devices/pci0000:00/0000:00:02.0/graphics/fb0");
 	ASSERT_STR_EQ(env.subsystem, "graphics");

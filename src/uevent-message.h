@@ -19,5 +19,5 @@
  * ("libudev\0" magic) are not kernel messages and are rejected.
  * Returns 0, or -EINVAL with why filled.
  */
-int fb_uevent_env_from_netlink(const char *buf, size_t len, struct fb_uevent_env *env,
-			       char *why, size_t whylen);
+int uevent_message_parse(const char *buf, size_t len, struct fb_uevent_env *env,
+			 char *why, size_t whylen);

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "macro.h"
-#include "uevent-netlink.h"
+#include "uevent-message.h"
 
 static int reject(char *why, size_t len, const char *fmt, ...) _printf_format_(3, 4);
 static int reject(char *why, size_t len, const char *fmt, ...)
@@ -30,8 +30,8 @@ static bool key_is_valid(const char *k, size_t n)
 	return true;
 }
 
-int fb_uevent_env_from_netlink(const char *buf, size_t len, struct fb_uevent_env *env,
-			       char *why, size_t whylen)
+int uevent_message_parse(const char *buf, size_t len, struct fb_uevent_env *env,
+			 char *why, size_t whylen)
 {
 	static const struct {
 		const char *key;
