@@ -236,7 +236,7 @@ static void card_free(struct drm_card *c)
 {
 	free(c->name);
 	free(c->syspath);
-	fb_parents_free(c->parents, c->n_parents);
+	fb_sysfs_parents_free(c->parents, c->n_parents);
 	free(c->render);
 	for (size_t i = 0; i < c->n_connectors; i++)
 		connector_free(&c->connectors[i]);
@@ -439,7 +439,7 @@ static int card_read(struct fb_sysfs_dev *sd, unsigned what, struct drm_card *c)
 		    c->name, esc ? esc : "?");
 		c->devnum = 0;
 	}
-	return fb_parents_copy(sd, &c->parents, &c->n_parents);
+	return fb_sysfs_parents_copy(sd, &c->parents, &c->n_parents);
 }
 
 static int card_cmp(const void *a, const void *b)
@@ -510,7 +510,7 @@ static int add_render(struct drm_list *list, struct fb_sysfs_dev *sd)
 			break;
 		}
 	}
-	fb_parents_free(parents, n);
+	fb_sysfs_parents_free(parents, n);
 	return r;
 }
 

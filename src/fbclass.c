@@ -23,6 +23,7 @@
 #include "log.h"
 #include "macro.h"
 #include "strutil.h"
+#include "sysfs-file.h"
 #include "sysfs.h"
 
 /* ---- strict parsers ---- */
@@ -325,41 +326,6 @@ finish:
 	return r;
 }
 
-int fb_parents_copy(struct fb_sysfs_dev *sd, struct fb_parent **parents, size_t *n)
-{
-	char *link;
-	int r;
-
-	r = fb_sysfs_dev_parents(sd, parents, n);
-	if (r < 0)
-		return r;
-	/* The module link is read alike for both backends. */
-	for (size_t i = 0; i < *n; i++) {
-		struct fb_parent *p = &(*parents)[i];
-
-		if (!p->driver || asprintf(&link, "%s/driver/module", p->syspath) < 0)
-			continue;
-		p->module = readlink_basename(link);
-		free(link);
-	}
-	return 0;
-}
-
-void fb_parents_free(struct fb_parent *parents, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct fb_parent *p = &parents[i];
-
-		free(p->syspath);
-		free(p->sysname);
-		free(p->subsystem);
-		free(p->driver);
-		free(p->module);
-		free(p->modalias);
-	}
-	free(parents);
-}
-
 static int build_path_id(struct fb_device *d)
 {
 	struct fb_path_elem *chain;
@@ -376,16 +342,6 @@ static int build_path_id(struct fb_device *d)
 	d->path_id = fb_path_id_build(chain, d->n_parents);
 	free(chain);
 	return (!d->path_id && errno == ENOMEM) ? -ENOMEM : 0;
-}
-
-/* syspath/attr as fb_sysfs_dev_read() reads it. */
-static int read_attr(const char *syspath, const char *attr, char *buf, size_t size)
-{
-	char path[PATH_MAX];
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", syspath, attr) >= sizeof(path))
-		return -ENAMETOOLONG;
-	return fb_read_file_at(AT_FDCWD, path, buf, size);
 }
 
 /* readlink(2) into buf, NUL-terminated; "-" when path is no symlink or
@@ -422,11 +378,11 @@ int fb_device_fingerprint(const char *name, char **out)
 	if (r == 0 && strcmp(link, "-") == 0)
 		r = -ENODEV;
 	if (r == 0)
-		r = read_attr(path, "dev", dev, sizeof(dev));
+		r = sysfs_file_read_attr(path, "dev", dev, sizeof(dev));
 	if (r >= 0)
-		r = read_attr(path, "uevent", uevent, sizeof(uevent));
+		r = sysfs_file_read_attr(path, "uevent", uevent, sizeof(uevent));
 	if (r >= 0) {
-		r = read_attr(path, "name", fbname, sizeof(fbname));
+		r = sysfs_file_read_attr(path, "name", fbname, sizeof(fbname));
 		if (r == -ENOENT) /* "name" may be missing; "dev" and "uevent" not */
 			r = snprintf(fbname, sizeof(fbname), "-");
 	}
@@ -461,22 +417,6 @@ static bool uevent_value(const char *uevent, const char *key, char *val, size_t 
 			p++;
 	}
 	return false;
-}
-
-char *fb_uevent_text_value(const char *uevent, const char *key)
-{
-	size_t klen = strlen(key);
-
-	for (const char *p = uevent; *p;) {
-		size_t len = strcspn(p, "\n");
-
-		if (len > klen && strncmp(p, key, klen) == 0 && p[klen] == '=')
-			return strndup(p + klen + 1, len - klen - 1);
-		p += len;
-		if (*p == '\n')
-			p++;
-	}
-	return NULL;
 }
 
 /* uevent's MAJOR/MINOR, where present, must agree with "dev". */
@@ -588,7 +528,7 @@ static int fb_device_from_sysfs(struct fb_sysfs_dev *sd, unsigned what,
 	if (what & FB_SCAN_PLAN)
 		r = fb_sysfs_dev_parents(sd, &d->parents, &d->n_parents);
 	else
-		r = fb_parents_copy(sd, &d->parents, &d->n_parents);
+		r = fb_sysfs_parents_copy(sd, &d->parents, &d->n_parents);
 	if (r < 0 || build_path_id(d) < 0)
 		goto nomem;
 	return 0;
@@ -698,7 +638,7 @@ void fb_device_free(struct fb_device *d)
 		free(d->attrs[i].name);
 		free(d->attrs[i].value);
 	}
-	fb_parents_free(d->parents, d->n_parents);
+	fb_sysfs_parents_free(d->parents, d->n_parents);
 	free(d->attrs);
 	free(d->name);
 	free(d->syspath);

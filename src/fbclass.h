@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "sysfs.h"
+
 #define FB_GRAPHICS_MAJOR   29
 #define FB_DEVNUM_MAJOR_MAX 4095u
 #define FB_DEVNUM_MINOR_MAX 1048575u
@@ -19,16 +21,6 @@
 struct fb_attr {
 	char *name;
 	char *value; /* as read, one trailing newline removed */
-};
-
-/* One ancestor of the framebuffer's class device, nearest first. */
-struct fb_parent {
-	char *syspath;
-	char *sysname;
-	char *subsystem; /* NULL when the device has none */
-	char *driver; /* NULL when no driver is bound */
-	char *module; /* from the driver's "module" link; NULL for built-ins */
-	char *modalias;
 };
 
 struct fb_device {

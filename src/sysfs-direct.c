@@ -16,10 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fbclass.h"
 #include "log.h"
 #include "macro.h"
 #include "strutil.h"
+#include "sysfs-file.h"
 #include "sysfs-reader.h"
 
 /* A directory above a device: whether it is a device, and its links. */
@@ -349,7 +349,7 @@ static int direct_dev_read(struct fb_sysfs_dev *base, const char *name, char *bu
 
 	if (join(path, sizeof(path), s->dev.rel, name) < 0)
 		return -ENAMETOOLONG;
-	return fb_read_file_at(s->sysfd, path, buf, size);
+	return sysfs_file_read_at(s->sysfd, path, buf, size);
 }
 
 /* As the libraries hand it out: all of it, up to the first NUL; NULL with

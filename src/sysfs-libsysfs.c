@@ -21,10 +21,10 @@
 
 #include <sysfs/libsysfs.h>
 
-#include "fbclass.h"
 #include "log.h"
 #include "macro.h"
 #include "strutil.h"
+#include "sysfs-file.h"
 #include "sysfs-reader.h"
 
 const char fb_sysfs_backend_name[] = "libsysfs";
@@ -40,6 +40,13 @@ struct libsysfs_dev {
 	struct sysfs_class_device *cdev;
 	char *syspath;
 };
+
+/* The file by its path: the strict parsers see what the kernel wrote. */
+static int libsysfs_dev_read(struct fb_sysfs_dev *d, const char *name, char *buf,
+			     size_t size)
+{
+	return sysfs_file_read_attr(d->syspath, name, buf, size);
+}
 
 static const struct fb_sysfs_ops libsysfs_ops;
 
@@ -329,7 +336,7 @@ static int copy_parent(struct sysfs_device *p, struct fb_parent *fp)
 	fp->subsystem = link_name(p, p->subsystem, "subsystem");
 	fp->driver = link_name(p, p->driver_name, "driver");
 	/* As libudev: MODALIAS from uevent, else the modalias attribute. */
-	fp->modalias = uevent ? fb_uevent_text_value(uevent, "MODALIAS") : NULL;
+	fp->modalias = uevent ? sysfs_file_uevent_value(uevent, "MODALIAS") : NULL;
 	if (!fp->modalias)
 		fp->modalias = device_attr(p, "modalias");
 	fp->module = NULL;
@@ -372,7 +379,7 @@ static const struct fb_sysfs_ops libsysfs_ops = {
 	.dev_open = libsysfs_dev_open,
 	.dev_close = libsysfs_dev_close,
 	.dev_attr = libsysfs_dev_attr,
-	.dev_read = fb_sysfs_read_by_path,
+	.dev_read = libsysfs_dev_read,
 	.dev_attr_names = libsysfs_dev_attr_names,
 	.dev_parents = libsysfs_dev_parents,
 };

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fbclass.h"
 #include "log.h"
 #include "macro.h"
 #include "strutil.h"
+#include "sysfs-file.h"
 #include "sysfs-reader.h"
 
 const char fb_sysfs_backend_name[] = "libudev";
@@ -25,6 +25,13 @@ struct udev_sysfs_dev {
 	struct fb_sysfs_dev base;
 	struct udev_device *ud;
 };
+
+/* The file by its path: the strict parsers see what the kernel wrote. */
+static int udev_sysfs_dev_read(struct fb_sysfs_dev *d, const char *name, char *buf,
+			       size_t size)
+{
+	return sysfs_file_read_attr(d->syspath, name, buf, size);
+}
 
 static const struct fb_sysfs_ops udev_sysfs_ops;
 
@@ -209,7 +216,7 @@ static const struct fb_sysfs_ops udev_sysfs_ops = {
 	.dev_open = udev_sysfs_dev_open,
 	.dev_close = udev_sysfs_dev_close,
 	.dev_attr = udev_sysfs_dev_attr,
-	.dev_read = fb_sysfs_read_by_path,
+	.dev_read = udev_sysfs_dev_read,
 	.dev_attr_names = udev_sysfs_dev_attr_names,
 	.dev_parents = udev_sysfs_dev_parents,
 };

@@ -37,9 +37,5 @@ struct fb_sysfs_dev {
 int fb_sysfs_library_new(struct fb_sysfs **s, const char *subsystem);
 int fb_sysfs_direct_new(struct fb_sysfs **s, const char *subsystem);
 
-/* dev_read for a reader that knows the syspath: the file by its path. */
-int fb_sysfs_read_by_path(struct fb_sysfs_dev *d, const char *name, char *buf,
-			  size_t size);
-
 #define fb_sysfs_container_of(ptr, type, member) \
 	((type *)(void *)((char *)(ptr)-offsetof(type, member)))

@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The sysfs seam (src/sysfs.h): each call to the reader of its handle. */
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
+/* The sysfs seam (src/sysfs.h): each call to the reader of its handle, and
+ * the parents with their modules. */
 #include <stdio.h>
-#include <string.h>
-#include <unistd.h>
+#include <stdlib.h>
 
-#include "macro.h"
+#include "strutil.h"
 #include "sysfs-reader.h"
 
 int fb_sysfs_new(struct fb_sysfs **s, const char *subsystem, enum fb_sysfs_reader reader)
@@ -73,35 +70,37 @@ int fb_sysfs_dev_parents(struct fb_sysfs_dev *d, struct fb_parent **parents, siz
 	return d->ops->dev_parents(d, parents, n);
 }
 
-int fb_read_file_at(int dirfd, const char *path, char *buf, size_t size)
+int fb_sysfs_parents_copy(struct fb_sysfs_dev *sd, struct fb_parent **parents, size_t *n)
 {
-	_cleanup_close_ int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	size_t n = 0;
+	char *link;
+	int r;
 
-	if (fd < 0)
-		return -errno;
-	while (n < size - 1) {
-		size_t want = size - 1 - n;
-		ssize_t r = read(fd, buf + n, want);
+	r = fb_sysfs_dev_parents(sd, parents, n);
+	if (r < 0)
+		return r;
+	/* The module link is read alike for both backends. */
+	for (size_t i = 0; i < *n; i++) {
+		struct fb_parent *p = &(*parents)[i];
 
-		if (r < 0 && errno == EINTR)
+		if (!p->driver || asprintf(&link, "%s/driver/module", p->syspath) < 0)
 			continue;
-		if (r < 0)
-			return -errno;
-		n += (size_t)r;
-		if ((size_t)r < want) /* the end: nothing more to ask for */
-			break;
+		p->module = readlink_basename(link);
+		free(link);
 	}
-	buf[n] = '\0';
-	return memchr(buf, '\0', n) ? -EINVAL : (int)n;
+	return 0;
 }
 
-int fb_sysfs_read_by_path(struct fb_sysfs_dev *d, const char *name, char *buf, size_t size)
+void fb_sysfs_parents_free(struct fb_parent *parents, size_t n)
 {
-	char path[PATH_MAX];
+	for (size_t i = 0; i < n; i++) {
+		struct fb_parent *p = &parents[i];
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", d->syspath, name) >=
-	    sizeof(path))
-		return -ENAMETOOLONG;
-	return fb_read_file_at(AT_FDCWD, path, buf, size);
+		free(p->syspath);
+		free(p->sysname);
+		free(p->subsystem);
+		free(p->driver);
+		free(p->module);
+		free(p->modalias);
+	}
+	free(parents);
 }

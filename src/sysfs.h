@@ -22,7 +22,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct fb_parent;
+/* One ancestor of a class device that is a device, nearest first. */
+struct fb_parent {
+	char *syspath;
+	char *sysname;
+	char *subsystem; /* NULL when the device has none */
+	char *driver; /* NULL when no driver is bound */
+	char *module; /* from the driver's "module" link; NULL for built-ins */
+	char *modalias;
+};
 
 /* "libudev" or "libsysfs", for fbclassctl --version. */
 extern const char fb_sysfs_backend_name[];
@@ -83,18 +91,9 @@ int fb_sysfs_for_each_unbound(const char *const *subsystems, size_t n,
  * copy, or NULL (gone, bound, no modalias). */
 char *fb_sysfs_unbound_modalias(const char *syspath);
 
-/* ---- helpers both backends share, in src/fbclass.c ---- */
+/* ---- in src/sysfs.c, above the readers ---- */
 
 /* fb_sysfs_dev_parents() with each driver's module filled in (the
- * driver's "module" link, read alike for both backends).  0 or -errno. */
-int fb_parents_copy(struct fb_sysfs_dev *sd, struct fb_parent **parents, size_t *n);
-void fb_parents_free(struct fb_parent *parents, size_t n);
-
-/* A file below dirfd (AT_FDCWD: an absolute path) as fb_sysfs_dev_read()
- * returns an attribute: one open, one read for what fits (sysfs hands an
- * attribute out whole, so a short read is its end), one close. */
-int fb_read_file_at(int dirfd, const char *path, char *buf, size_t size);
-
-/* The value of KEY= in uevent text ("KEY=VALUE\n" lines): a malloc'd
- * copy, or NULL when absent (or ENOMEM). */
-char *fb_uevent_text_value(const char *uevent, const char *key);
+ * driver's "module" link, read alike for every reader).  0 or -errno. */
+int fb_sysfs_parents_copy(struct fb_sysfs_dev *sd, struct fb_parent **parents, size_t *n);
+void fb_sysfs_parents_free(struct fb_parent *parents, size_t n);
