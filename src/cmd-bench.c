@@ -15,6 +15,7 @@
 #include "fbclass.h"
 #include "jsonout.h"
 #include "log.h"
+#include "nodes.h"
 #include "strutil.h"
 
 static void bench_help(void)
@@ -348,7 +349,7 @@ static int bench_parse_args(int argc, char *argv[], struct bench_cli *cli)
 			break;
 		case OPT_DEV:
 			cli->devdir = optarg;
-			if (fb_cmd_check_devdir(optarg) < 0)
+			if (node_devdir_check(optarg) < 0)
 				return -EINVAL;
 			break;
 		case OPT_SNAP:

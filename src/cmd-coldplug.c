@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "bench.h"
 #include "commands.h"
 #include "nodemgr.h"
 #include "rules.h"
@@ -43,6 +44,7 @@ static int do_coldplug(int argc, char *argv[])
 		coldplug_help();
 		return FB_EXIT_OK;
 	}
+	o.validator = fb_bench_quick; /* --validate: bench's quick mode */
 	r = nodemgr_rules_load(&o, &rules);
 	if (r < 0) {
 		/* A rules file to fix is a usage error; nothing was changed. */

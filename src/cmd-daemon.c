@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "bench.h"
 #include "commands.h"
 #include "daemon.h"
 #include "log.h"
@@ -44,6 +45,7 @@ static int do_daemon(int argc, char *argv[])
 		daemon_help();
 		return FB_EXIT_OK;
 	}
+	o.nm.validator = fb_bench_quick; /* --validate: bench's quick mode */
 	if (o.syslog)
 		log_set_syslog(true);
 	r = nodemgr_rules_load(&o.nm, &rules);

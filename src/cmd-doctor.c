@@ -10,6 +10,7 @@
 #include "doctor.h"
 #include "jsonout.h"
 #include "log.h"
+#include "nodes.h"
 
 static void doctor_usage(void)
 {
@@ -58,7 +59,7 @@ static int doctor_parse_args(int argc, char *argv[], struct doctor_cli *cli)
 			break;
 		case OPT_DEV:
 			cli->o.devdir = optarg;
-			if (fb_cmd_check_devdir(optarg) < 0)
+			if (node_devdir_check(optarg) < 0)
 				return -EINVAL;
 			break;
 		case OPT_PROC:

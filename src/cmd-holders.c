@@ -13,6 +13,7 @@
 #include "holders.h"
 #include "jsonout.h"
 #include "log.h"
+#include "nodes.h"
 #include "macro.h"
 #include "view.h"
 
@@ -174,7 +175,7 @@ static int holders_parse_args(int argc, char *argv[], struct holders_opts *o)
 			break;
 		case OPT_DEV:
 			o->devdir = optarg;
-			if (fb_cmd_check_devdir(optarg) < 0)
+			if (node_devdir_check(optarg) < 0)
 				return -EINVAL;
 			break;
 		case OPT_PROC:

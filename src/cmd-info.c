@@ -15,6 +15,7 @@
 #include "account.h"
 #include "jsonout.h"
 #include "log.h"
+#include "nodes.h"
 #include "view.h"
 #include "strutil.h"
 
@@ -655,7 +656,7 @@ static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 			break;
 		case OPT_DEV:
 			o->devdir = optarg;
-			if (fb_cmd_check_devdir(optarg) < 0)
+			if (node_devdir_check(optarg) < 0)
 				return -EINVAL;
 			break;
 		case OPT_NO_TEMP_NODE:

@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "log.h"
+#include "nodes.h"
 #include "view.h"
 #include "strutil.h"
 #include "table.h"
@@ -605,7 +606,7 @@ static int list_parse_args(int argc, char *argv[], struct list_ctl *ctl)
 		ERR("--json, --pairs and --raw are mutually exclusive");
 		return -EINVAL;
 	}
-	if (fb_cmd_check_devdir(ctl->devdir) < 0)
+	if (node_devdir_check(ctl->devdir) < 0)
 		return -EINVAL;
 	if (ctl->drm && !ctl->columns_given)
 		ctl->columns[ctl->ncolumns++] = COL_REASON;

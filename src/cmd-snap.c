@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "log.h"
+#include "nodes.h"
 #include "png-backend.h"
 #include "snap.h"
 #include "stop-signals.h"
@@ -113,7 +114,7 @@ static int do_snap(int argc, char *argv[])
 			break;
 		case OPT_DEV:
 			devdir = optarg;
-			if (fb_cmd_check_devdir(optarg) < 0)
+			if (node_devdir_check(optarg) < 0)
 				return fb_usage_error("snap");
 			break;
 		case 'h':

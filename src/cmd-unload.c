@@ -88,7 +88,7 @@ static int parse_args(int argc, char *argv[], struct unload_opts *o)
 		return -EINVAL;
 	}
 	o->device = argv[optind];
-	return fb_cmd_check_devdir(o->nm.devdir) < 0 ? -EINVAL : 0;
+	return node_devdir_check(o->nm.devdir) < 0 ? -EINVAL : 0;
 }
 
 /* One unload: the device, and what was done to it so far. */

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "commands.h"
 #include "display.h"
@@ -72,19 +71,4 @@ int fb_cmd_select(const struct fb_device_list *list, int argc, char *const argv[
 int fb_exit_code(int r)
 {
 	return r < 0 ? FB_EXIT_ERROR : FB_EXIT_OK;
-}
-
-int fb_cmd_check_devdir(const char *dir)
-{
-	struct stat st;
-
-	if (!*dir) {
-		ERR("--dev: empty directory name");
-		return -EINVAL;
-	}
-	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		ERR("--dev %s: not a directory", dir);
-		return -ENOTDIR;
-	}
-	return 0;
 }

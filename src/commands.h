@@ -48,10 +48,6 @@ int fb_cmd_scan(struct fb_device_list *list, unsigned what, bool say_empty);
 /* display_scan(), saying why /sys/class/drm could not be read.  0 or -errno
  * (reported). */
 int fb_cmd_scan_drm(struct drm_list *drm, unsigned what);
-/* --dev DIR: a usage error when DIR is empty, or exists and is not a
- * directory (said).  A DIR that does not exist is no error: its nodes are
- * missing, which the commands report.  0, -EINVAL or -ENOTDIR. */
-int fb_cmd_check_devdir(const char *dir);
 /* The devices of list that argv[0..argc) name, in order ("fb0", "0",
  * "/dev/fb0", "/sys/class/graphics/fb0", a link to the node); every device
  * when argc is 0.  A name that

@@ -275,7 +275,7 @@ static void relink(struct daemon *d)
 	int r;
 
 	o.load_modules = false;
-	o.validate = NULL;
+	o.validate = false;
 	r = nodemgr_coldplug(&o, d->rules, &d->cache, NULL);
 	if (r < 0)
 		log_errno(r, "links after a display change incomplete: %m");

@@ -13,8 +13,6 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
-#include "bench.h"
-#include "commands.h"
 #include "display.h"
 #include "fbclass.h"
 #include "fbinfo_ioctl.h"
@@ -56,7 +54,7 @@ int nodemgr_parse_option(int c, const char *arg, struct nodemgr_opts *o)
 		o->load_modules = true;
 		return 0;
 	case NODEMGR_OPT_VALIDATE:
-		o->validate = fb_bench_quick;
+		o->validate = true;
 		return 0;
 	case NODEMGR_OPT_FULL_SCAN:
 		o->full_scan = true;
@@ -78,7 +76,7 @@ int nodemgr_check_args(const char *cmd, int argc, char *argv[],
 		return -EINVAL;
 	}
 	/* A --dev that is there but no directory: nothing could be made. */
-	return fb_cmd_check_devdir(o->devdir) < 0 ? -EINVAL : 0;
+	return node_devdir_check(o->devdir) < 0 ? -EINVAL : 0;
 }
 
 static bool is_hotplug_option(int c)
@@ -271,9 +269,9 @@ static int run_plan(const struct nodemgr_opts *o, const struct fb_rules *rules,
 	int r;
 
 	umask(022);
-	r = fb_cmd_scan(&run->list, scan_what(o), false);
+	r = fb_device_scan(&run->list, scan_what(o));
 	if (r < 0)
-		return r;
+		return log_errno(r, "cannot scan /sys/class/graphics: %m");
 	r = plan_devices(&run->list, rules, o, &run->plan);
 	if (r < 0)
 		return log_errno(r, "cannot plan nodes: %m");
@@ -347,7 +345,7 @@ unsigned nodemgr_validate_created(const struct nodemgr_opts *o,
 
 		if (!created[i])
 			continue;
-		r = o->validate(&list->devices[i], o->devdir);
+		r = o->validator(&list->devices[i], o->devdir);
 		if (r == -ENODEV)
 			continue;
 		if (r != 0)
@@ -684,7 +682,7 @@ static int event_apply(const struct nodemgr_opts *o, const struct nodemgr_run *r
 	int r = node_apply_one(run->dfd, o->devdir, &run->plan, dev->name, node_flags(o));
 
 	if (r == 0 && validate && device_node_present(run->dfd, dev) &&
-	    o->validate(dev, o->devdir) == 0)
+	    o->validator(dev, o->devdir) == 0)
 		INF("%s: validation passed", dev->name);
 	return r;
 }

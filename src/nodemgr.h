@@ -38,7 +38,8 @@ struct nodemgr_opts {
 	bool say_removed; /* print "removed PATH" on stdout for each entry removed */
 	bool help; /* --help was given: the command prints its help */
 	double settle; /* seconds to wait after loading modules; 0: do not wait */
-	nodemgr_validate_fn validate; /* --validate: run on each node this run created */
+	bool validate; /* --validate: run validator on each node this run created */
+	nodemgr_validate_fn validator; /* the command's (bench's quick mode) */
 };
 
 /*

@@ -708,3 +708,18 @@ int node_remove(int dirfd, const char *devdir_shown, const char *name, dev_t dev
 	ctx_release(&c);
 	return ret;
 }
+
+int node_devdir_check(const char *dir)
+{
+	struct stat st;
+
+	if (!*dir) {
+		ERR("--dev: empty directory name");
+		return -EINVAL;
+	}
+	if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		ERR("--dev %s: not a directory", dir);
+		return -ENOTDIR;
+	}
+	return 0;
+}

@@ -48,3 +48,8 @@ int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan
  */
 int node_remove(int dirfd, const char *devdir_shown, const char *name, dev_t devnum,
 		const struct node_plan *plan, unsigned flags);
+
+/* --dev DIR: a usage error when DIR is empty, or exists and is not a
+ * directory (said).  A DIR that does not exist is no error: its nodes are
+ * missing, which the commands report.  0, -EINVAL or -ENOTDIR. */
+int node_devdir_check(const char *dir);

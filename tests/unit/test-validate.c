@@ -26,7 +26,9 @@ static int run(const bool created[3], int r0, int r1, int r2)
 {
 	struct fb_device devs[3] = {};
 	struct fb_device_list list = { .devices = devs, .n = 3 };
-	struct nodemgr_opts o = { .devdir = "/dev", .validate = fake_validate };
+	struct nodemgr_opts o = { .devdir = "/dev",
+				  .validate = true,
+				  .validator = fake_validate };
 	char names[3][4] = { "fb0", "fb1", "fb2" };
 
 	for (int i = 0; i < 3; i++)
