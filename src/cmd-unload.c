@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* fbclassctl unload: remove a framebuffer's driver when nobody holds it. */
+/* fbclassctl unload: remove a framebuffer's driver when nobody holds it
+ * (src/unload.c does it). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -7,10 +8,6 @@
 #include <string.h>
 
 #include "commands.h"
-#include "holders.h"
-#include "kernel-hazards.h"
-#include "kernel.h"
-#include "kmod.h"
 #include "log.h"
 #include "macro.h"
 #include "nodes.h"
@@ -38,10 +35,8 @@ static void unload_usage(void)
 }
 
 struct unload_opts {
-	struct nodemgr_opts nm; /* --dev, --config: the node manager's */
+	struct fb_unload_opts u;
 	char *device;
-	unsigned long long timeout; /* seconds */
-	bool force;
 	bool help;
 };
 
@@ -59,16 +54,16 @@ static int parse_args(int argc, char *argv[], struct unload_opts *o)
 	};
 	int c;
 
-	*o = (struct unload_opts){ .timeout = 5 };
-	nodemgr_opts_init(&o->nm);
-	o->nm.say_removed = true;
+	*o = (struct unload_opts){ .u.timeout = 5 };
+	nodemgr_opts_init(&o->u.nm);
+	o->u.nm.say_removed = true;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORCE:
-			o->force = true;
+			o->u.force = true;
 			break;
 		case OPT_TIMEOUT:
-			if (parse_decimal(optarg, 3600, &o->timeout) < 0) {
+			if (parse_decimal(optarg, 3600, &o->u.timeout) < 0) {
 				ERR("--timeout: \"%s\" is not a number of seconds (0 to 3600)",
 				    optarg);
 				return -EINVAL;
@@ -80,7 +75,7 @@ static int parse_args(int argc, char *argv[], struct unload_opts *o)
 		case '?':
 			return -EINVAL; /* getopt_long said why */
 		default: /* --dev, --config */
-			nodemgr_parse_option(c, optarg, &o->nm);
+			nodemgr_parse_option(c, optarg, &o->u.nm);
 		}
 	}
 	if (optind + 1 != argc) {
@@ -88,345 +83,7 @@ static int parse_args(int argc, char *argv[], struct unload_opts *o)
 		return -EINVAL;
 	}
 	o->device = argv[optind];
-	return node_devdir_check(o->nm.devdir) < 0 ? -EINVAL : 0;
-}
-
-/* One unload: the device, and what was done to it so far. */
-struct unload {
-	const struct unload_opts *o;
-	const struct fb_device *dev;
-	const struct fb_parent *parent;
-	size_t n_holders, n_uninspectable;
-	struct fb_fbcon_state fbcon;
-	bool fbcon_unbound;
-	bool driver_gone;
-	char aside[NODE_NAME_MAX + 32]; /* the node's name while it is moved aside */
-};
-
-static const char *node_name_of(const struct fb_device *dev)
-{
-	return dev->devname ? dev->devname : dev->name;
-}
-
-/* A known kernel bug that this way of unloading the driver, with the
- * device held, meets on this kernel (src/kernel-hazards.tab): the
- * unload's --force never goes past one.  NULL when none applies. */
-static const struct kernel_hazard *unload_hazard(const struct unload *u,
-						 enum fb_unload_method how, char *version,
-						 size_t len)
-{
-	static const char *const rmmod[] = { "rmmod-open" };
-	static const char *const unbind[] = { "unbind-mapped", "unbind-mapped-exit" };
-	const char *const *triggers = how == FB_UNLOAD_REMOVE_MODULE ? rmmod : unbind;
-	size_t n =
-		how == FB_UNLOAD_REMOVE_MODULE ? ARRAY_SIZE(rmmod) : ARRAY_SIZE(unbind);
-	const struct kernel_hazard *h = NULL;
-
-	kernel_upstream_version(version, len);
-	for (size_t t = 0; !h && u->parent && t < n; t++) {
-		size_t i = 0;
-
-		h = kernel_hazard_next(version, u->parent->driver, triggers[t], &i);
-	}
-	return h;
-}
-
-/* --force with the device held: refused where a known kernel bug waits.
- * 0, or -EBUSY (reported). */
-static int refuse_known_bug(const struct unload *u, enum fb_unload_method how)
-{
-	const struct kernel_hazard *h;
-	char version[32];
-
-	if (!u->o->force || !u->n_holders)
-		return 0;
-	h = unload_hazard(u, how, version, sizeof(version));
-	if (!h)
-		return 0;
-	ERR("%s: refusing to unload, even with --force: a known kernel bug of %s (%s) on %s: %s",
-	    u->dev->name, u->parent->driver, h->id, version, h->description);
-	return -EBUSY;
-}
-
-/* Holders of the device, each printed.  Returns the count; *uninspectable
- * counts the processes that could not be looked into. */
-static size_t check_holders(const struct fb_device *dev, const char *devdir, bool force,
-			    size_t *uninspectable)
-{
-	struct fb_holder_target t;
-	struct fb_holder_list hl;
-	char how[512];
-	size_t n;
-	int r;
-
-	fb_holder_target_init(&t, dev, devdir);
-	r = fb_holders_scan("/proc", &t, 1, &hl);
-	if (r < 0) {
-		log_errno(r, "/proc: cannot scan processes: %m");
-		*uninspectable = 1;
-		return 0;
-	}
-	n = hl.n;
-	*uninspectable = hl.n_uninspectable;
-	for (size_t i = 0; i < hl.n; i++) {
-		const struct fb_holder *h = &hl.holders[i];
-
-		fb_holder_describe(h, how, sizeof(how));
-		if (force)
-			WRN("%s: held by pid %d (%s): %s", dev->name, (int)h->pid,
-			    h->comm, how);
-		else
-			ERR("%s: held by pid %d (%s): %s", dev->name, (int)h->pid,
-			    h->comm, how);
-	}
-	fb_holder_list_free(&hl);
-	return n;
-}
-
-/* 1. Holders.  A process we cannot look into might hold it too.  0, or
- * -EBUSY (reported). */
-static int refuse_if_held(struct unload *u)
-{
-	const char *name = u->dev->name;
-	size_t uninspectable, n;
-
-	n = u->n_holders =
-		check_holders(u->dev, u->o->nm.devdir, u->o->force, &uninspectable);
-	u->n_uninspectable = uninspectable;
-	if (u->o->force)
-		return 0; /* said by remove_driver(), once it is sure to go on */
-	if (n)
-		ERR("%s: refusing to unload: %zu process%s hold%s it; close %s first (or see --force)",
-		    name, n, n == 1 ? "" : "es", n == 1 ? "s" : "",
-		    n == 1 ? "it" : "them");
-	if (uninspectable)
-		ERR("%s: refusing to unload: %zu process%s could not be inspected%s",
-		    name, uninspectable, uninspectable == 1 ? "" : "es",
-		    geteuid() == 0 ? ": their holds are unknown" : " (run as root)");
-	return n || uninspectable ? -EBUSY : 0;
-}
-
-/* 2. fbcon, if it runs on this framebuffer.  0 or -errno (reported). */
-static int unbind_fbcon(struct unload *u)
-{
-	const char *name = u->dev->name;
-	unsigned first, last;
-	int nc, r;
-
-	if (fb_fbcon_read("/sys", &u->fbcon) != 0 || !u->fbcon.bound)
-		return 0;
-	nc = fb_fbcon_consoles(u->dev, u->o->nm.devdir, &first, &last);
-	if (nc == 0)
-		return 0;
-	if (nc > 0)
-		printf("%s: unbinding fbcon (%s, consoles %u-%u) first\n", name,
-		       u->fbcon.vtcon, first, last);
-	else
-		printf("%s: unbinding fbcon (%s; its console map is unknown: %s) first\n",
-		       name, u->fbcon.vtcon, strerror(-nc));
-	fflush(stdout);
-	r = fb_fbcon_set_bind("/sys", &u->fbcon, false);
-	if (r < 0)
-		return log_errno(
-			r,
-			"%s: cannot unbind fbcon through /sys/class/vtconsole/%s/bind: %m",
-			name, u->fbcon.vtcon);
-	u->fbcon_unbound = true;
-	return 0;
-}
-
-/* Nothing was removed: give the console back. */
-static void rebind_fbcon(const struct unload *u)
-{
-	if (fb_fbcon_set_bind("/sys", &u->fbcon, true) == 0)
-		printf("%s: fbcon bound again (%s)\n", u->dev->name, u->fbcon.vtcon);
-	else
-		WRN("%s: fbcon stays unbound: cannot write /sys/class/vtconsole/%s/bind",
-		    u->dev->name, u->fbcon.vtcon);
-}
-
-static int remove_module(const struct unload *u, struct fb_kmod *kmod, const char *why)
-{
-	const char *module = u->parent->module;
-	int r;
-
-	printf("%s: removing module %s (%s)\n", u->dev->name, module, why);
-	fflush(stdout);
-	r = fb_kmod_remove(kmod, module);
-	if (r < 0)
-		return log_errno(r, "%s: cannot remove module %s: %m", u->dev->name,
-				 module);
-	return 0;
-}
-
-static int unbind_parent(const struct unload *u, const char *why)
-{
-	const struct fb_parent *p = u->parent;
-	int r;
-
-	if (p->module)
-		printf("%s: unbinding %s from driver %s (module %s: %s)\n", u->dev->name,
-		       p->sysname, p->driver, p->module, why);
-	else
-		printf("%s: unbinding %s from driver %s (%s)\n", u->dev->name, p->sysname,
-		       p->driver, why);
-	fflush(stdout);
-	r = fb_unload_unbind(p->syspath, p->sysname);
-	if (r < 0)
-		return log_errno(r, "%s: cannot unbind %s through %s/driver/unbind: %m",
-				 u->dev->name, p->sysname, p->syspath);
-	return 0;
-}
-
-/* 3. Module or unbind, as fb_unload_decide says.  0 or -errno (reported). */
-static int remove_driver(struct unload *u)
-{
-	const struct fb_parent *parent = u->parent;
-	struct fb_unload_facts facts = {
-		.refcnt = -1,
-		.has_parent = parent != NULL,
-		.has_driver = parent && parent->driver,
-		.has_module = parent && parent->module,
-		.holders_present = u->n_holders > 0,
-		.on_platform_bus = parent && streq_ptr(parent->subsystem, "platform"),
-	};
-	struct fb_kmod *kmod = NULL;
-	enum fb_unload_method action;
-	const char *why = NULL;
-	int r = 0;
-
-	if (facts.has_module) {
-		r = fb_kmod_new(&kmod);
-		if (r < 0) {
-			if (r == -ENOMEM)
-				ERR("%s: cannot start module loading (%s)", u->dev->name,
-				    fb_kmod_backend_name);
-			return r;
-		}
-		facts.refcnt = fb_kmod_refcnt(kmod, parent->module);
-	}
-	if (facts.has_driver)
-		facts.bound_devices = fb_unload_count_bound(parent->syspath);
-	action = fb_unload_decide(&facts, &why);
-	r = refuse_known_bug(u, action);
-	if (r < 0)
-		goto finish;
-	if (u->o->force && action != FB_UNLOAD_NONE &&
-	    (u->n_holders || u->n_uninspectable))
-		WRN("*** --force: %s is unloaded although %zu process%s hold%s it and %zu could not be inspected; their next access or close may crash the kernel ***",
-		    u->dev->name, u->n_holders, u->n_holders == 1 ? "" : "es",
-		    u->n_holders == 1 ? "s" : "", u->n_uninspectable);
-	switch (action) {
-	case FB_UNLOAD_NONE:
-		ERR("%s: cannot unload: %s", u->dev->name, why);
-		r = -ENODEV;
-		break;
-	case FB_UNLOAD_REMOVE_MODULE:
-		r = remove_module(u, kmod, why);
-		break;
-	case FB_UNLOAD_UNBIND:
-		r = unbind_parent(u, why);
-		break;
-	}
-finish:
-	fb_kmod_free(kmod);
-	u->driver_gone = r == 0;
-	return r;
-}
-
-/* 4. Wait for the class device to go, then its node and links go the
- * node manager's way.  0 or -errno (reported). */
-static int remove_node(const struct unload *u, const struct fb_rules *rules)
-{
-	const struct fb_device *dev = u->dev;
-	int r;
-
-	r = fb_wait_gone(dev->syspath, u->o->timeout * 1000);
-	if (r < 0) {
-		ERR("%s: %s still exists after %llu s; node left in place", dev->name,
-		    dev->syspath, u->o->timeout);
-		return r;
-	}
-	printf("%s: %s is gone\n", dev->name, dev->syspath);
-	r = nodemgr_remove(&u->o->nm, rules, dev->devname ? dev->devname : dev->name,
-			   dev->devnum);
-	if (r < 0)
-		return log_errno(r, "%s: cannot remove its node and links under %s: %m",
-				 dev->name, u->o->nm.devdir);
-	return 0;
-}
-
-/* Move the node aside, so that nothing opens it by name from now on.
- * 0 or -errno (reported). */
-static int node_aside(struct unload *u)
-{
-	const struct fb_device *dev = u->dev;
-	int r = fb_unload_node_aside(u->o->nm.devdir, node_name_of(dev), dev->devnum,
-				     u->aside, sizeof(u->aside));
-
-	if (r < 0)
-		return log_errno(r, "%s: cannot move %s/%s aside: %m", dev->name,
-				 u->o->nm.devdir, node_name_of(dev));
-	return 0;
-}
-
-static void node_back(const struct unload *u)
-{
-	int r = fb_unload_node_back(u->o->nm.devdir, node_name_of(u->dev), u->aside);
-
-	if (r < 0)
-		log_warn_errno(
-			r,
-			"%s: cannot put %s/%s back (it is %s/%s; 'fbclassctl coldplug' makes a new one): %m",
-			u->dev->name, u->o->nm.devdir, node_name_of(u->dev),
-			u->o->nm.devdir, u->aside);
-}
-
-/* 1b. Right before the unload, with the node aside: a process that opened
- * it since the first look holds it now.  0, or -EBUSY (reported). */
-static int refuse_if_held_now(struct unload *u)
-{
-	size_t uninspectable, n;
-
-	if (u->o->force)
-		return 0;
-	n = check_holders(u->dev, u->o->nm.devdir, false, &uninspectable);
-	if (!n && !uninspectable)
-		return 0;
-	ERR("%s: refusing to unload: %zu process%s opened it during the unload; close %s first",
-	    u->dev->name, n + uninspectable, n + uninspectable == 1 ? "" : "es",
-	    n + uninspectable == 1 ? "it" : "them");
-	return -EBUSY;
-}
-
-static int unload_device(const struct unload_opts *o, const struct fb_rules *rules,
-			 const struct fb_device *dev)
-{
-	struct unload u = { .o = o, .dev = dev, .parent = fb_device_parent(dev) };
-	int r;
-
-	r = refuse_if_held(&u);
-	if (r == 0)
-		r = node_aside(&u);
-	if (r == 0)
-		r = unbind_fbcon(&u);
-	if (r == 0)
-		r = refuse_if_held_now(&u);
-	if (r == 0)
-		r = remove_driver(&u);
-	if (r == 0)
-		r = remove_node(&u, rules);
-	if (u.fbcon_unbound && !u.driver_gone)
-		rebind_fbcon(&u);
-	/* the device is gone: its node with it; else it goes back in place */
-	if (r < 0)
-		node_back(&u);
-	else if (fb_unload_node_drop(o->nm.devdir, u.aside) < 0)
-		WRN("%s: %s/%s is left; the next coldplug removes it", dev->name,
-		    o->nm.devdir, u.aside);
-	else if (*u.aside && o->nm.say_removed)
-		printf("removed %s/%s\n", o->nm.devdir, node_name_of(dev));
-	return r;
+	return node_devdir_check(o->u.nm.devdir) < 0 ? -EINVAL : 0;
 }
 
 static int do_unload(int argc, char *argv[])
@@ -452,12 +109,12 @@ static int do_unload(int argc, char *argv[])
 		goto finish;
 	}
 	/* Before anything is done: the links to remove depend on the rules. */
-	r = nodemgr_rules_load(&o.nm, &rules);
+	r = nodemgr_rules_load(&o.u.nm, &rules);
 	if (r < 0)
 		/* A rules file to fix is a usage error; nothing was changed. */
 		ret = r == -EINVAL ? FB_EXIT_USAGE : FB_EXIT_ERROR;
 	else
-		ret = fb_exit_code(unload_device(&o, &rules, sel[0]));
+		ret = fb_exit_code(fb_unload_device(&o.u, &rules, sel[0]));
 finish:
 	fb_rules_free(&rules);
 	free(sel);

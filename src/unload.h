@@ -17,6 +17,29 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "nodemgr.h"
+
+struct fb_device;
+struct fb_rules;
+
+/* What unload was asked. */
+struct fb_unload_opts {
+	struct nodemgr_opts nm; /* --dev, --config: the node manager's */
+	unsigned long long timeout; /* seconds to wait for the device to go */
+	bool force; /* go on although processes hold it */
+};
+
+/*
+ * The whole unload of dev, each step said on stdout: refuse while it is
+ * held (but with force), move its node aside, unbind fbcon, look again,
+ * remove the driver as fb_unload_decide() says, wait for the class device
+ * to go, then remove its node and links (nodemgr_remove with rules).  On a
+ * refusal or failure fbcon and the node are put back.  0 or -errno
+ * (reported; -EBUSY: held).
+ */
+int fb_unload_device(const struct fb_unload_opts *o, const struct fb_rules *rules,
+		     const struct fb_device *dev);
+
 enum fb_unload_method {
 	FB_UNLOAD_NONE, /* cannot: no parent or no driver */
 	FB_UNLOAD_REMOVE_MODULE, /* kmod_module_remove_module */
