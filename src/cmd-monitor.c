@@ -11,13 +11,13 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "daemon.h"
 #include "display.h"
 #include "fbclass.h"
 #include "fbinfo_ioctl.h"
 #include "jsonout.h"
 #include "log.h"
 #include "macro.h"
+#include "stop-signals.h"
 #include "uevent-monitor.h"
 
 struct monitor_line {

@@ -26,6 +26,7 @@
 #include "modules.h"
 #include "nodes.h"
 #include "rules.h"
+#include "stop-signals.h"
 #include "strutil.h"
 #include "uevent-monitor.h"
 
@@ -71,16 +72,6 @@ int fb_notify(const char *state)
 	if (sent < 0)
 		return log_errno(-errno, "NOTIFY_SOCKET=%s: cannot send %s: %m", env,
 				 state);
-	return 0;
-}
-
-int fb_parse_fd(const char *s, int *fd)
-{
-	unsigned long long v;
-
-	if (parse_decimal(s, INT_MAX, &v) < 0)
-		return -EINVAL;
-	*fd = (int)v;
 	return 0;
 }
 
@@ -154,7 +145,7 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 			break;
 		}
 		case OPT_READY_FD:
-			if (fb_parse_fd(optarg, &o->ready_fd) < 0) {
+			if (parse_fd(optarg, &o->ready_fd) < 0) {
 				ERR("--ready-fd: \"%s\" is not a file descriptor number",
 				    optarg);
 				return -EINVAL;
@@ -205,22 +196,6 @@ enum fb_daemon_action fb_daemon_classify(const char *subsystem, const char *acti
 }
 
 /* ---- the loop ---- */
-
-int fb_signals_open(const int *sigs, size_t n)
-{
-	sigset_t mask;
-	int fd;
-
-	sigemptyset(&mask);
-	for (size_t i = 0; i < n; i++)
-		sigaddset(&mask, sigs[i]);
-	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
-		return log_errno(-errno, "cannot set up signal handling: %m");
-	fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (fd < 0)
-		return log_errno(-errno, "cannot set up signal handling: %m");
-	return fd;
-}
 
 /* Events read in one go before acting: a burst of changes for one device
  * becomes one sysfs read.  Both bounds keep memory fixed. */

@@ -55,17 +55,12 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o);
  */
 int fb_daemon_run(const struct fb_daemon_opts *o, struct fb_rules *rules);
 
-/* Block sigs and return a signalfd for them, or -errno (reported). */
-int fb_signals_open(const int *sigs, size_t n);
-
 /* NOTIFY_SOCKET as sd_notify(3) reads it: an absolute path, or "@name" for
  * the abstract namespace.  Returns 0, -EINVAL or -ENAMETOOLONG. */
 int fb_notify_address(const char *s, struct sockaddr_un *sa, socklen_t *len);
 /* Send state ("READY=1") to $NOTIFY_SOCKET, one datagram.  0 when unset
  * or sent; -errno otherwise (already reported). */
 int fb_notify(const char *state);
-/* Strict fd number for --ready-fd: decimal, 0..INT_MAX.  0 or -EINVAL. */
-int fb_parse_fd(const char *s, int *fd);
 
 enum fb_daemon_action {
 	FB_DAEMON_IGNORE,

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The signals a command catches to put things back: see stop-signals.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/signalfd.h>
 
+#include "log.h"
 #include "macro.h"
 #include "stop-signals.h"
 
@@ -55,4 +58,20 @@ const char *fb_signal_name(int sig, char *buf, size_t len)
 	else
 		snprintf(buf, len, "signal %d", sig);
 	return buf;
+}
+
+int fb_signals_open(const int *sigs, size_t n)
+{
+	sigset_t mask;
+	int fd;
+
+	sigemptyset(&mask);
+	for (size_t i = 0; i < n; i++)
+		sigaddset(&mask, sigs[i]);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return log_errno(-errno, "cannot set up signal handling: %m");
+	fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (fd < 0)
+		return log_errno(-errno, "cannot set up signal handling: %m");
+	return fd;
 }

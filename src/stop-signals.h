@@ -10,6 +10,7 @@
  */
 
 #include <signal.h>
+#include <stddef.h>
 
 /* HUP, INT, QUIT, TERM, PIPE, ALRM, USR1, USR2, XCPU, XFSZ, VTALRM, PROF */
 #define FB_STOP_SIGNALS_MAX 12
@@ -24,3 +25,7 @@ void fb_stop_signals_catch(void);
 void fb_stop_signals_restore(void);
 /* "SIGHUP"; "signal N" for one without a name.  Writes into buf. */
 const char *fb_signal_name(int sig, char *buf, size_t len);
+
+/* For a poll loop (the daemon, monitor): block sigs and return a
+ * signalfd for them, or -errno (reported). */
+int fb_signals_open(const int *sigs, size_t n);

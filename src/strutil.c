@@ -248,3 +248,13 @@ char *fb_strip_newlines_dup(const char *v)
 		n--;
 	return strndup(v, n);
 }
+
+int parse_fd(const char *s, int *fd)
+{
+	unsigned long long v;
+
+	if (parse_decimal(s, INT_MAX, &v) < 0)
+		return -EINVAL;
+	*fd = (int)v;
+	return 0;
+}

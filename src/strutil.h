@@ -32,6 +32,8 @@ int parse_decimal_prefix(const char *s, unsigned long long max, unsigned long lo
 			 const char **end);
 /* The same, with nothing after the digits. */
 int parse_decimal(const char *s, unsigned long long max, unsigned long long *out);
+/* Strict fd number (--ready-fd): decimal, 0..INT_MAX.  0 or -EINVAL. */
+int parse_fd(const char *s, int *fd);
 /* A number of seconds for an option, as strtod(3) reads it: finite, at
  * most 3600, and above 0 unless zero_ok.  0 or -EINVAL. */
 int parse_seconds(const char *s, bool zero_ok, double *out);
