@@ -38,7 +38,7 @@ static int do_coldplug(int argc, char *argv[])
 	bool invalid = false;
 	int r, ret;
 
-	if (nodemgr_parse_args(argc, argv, true, &o) < 0)
+	if (fb_cmd_nodemgr_parse_args(argc, argv, true, &o) < 0)
 		return fb_usage_error("coldplug");
 	if (o.help) {
 		coldplug_help();

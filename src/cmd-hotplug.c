@@ -54,7 +54,7 @@ static int do_hotplug(int argc, char *argv[])
 	struct fb_uevent ev;
 	int r, ret;
 
-	if (nodemgr_parse_args(argc, argv, false, &o) < 0)
+	if (fb_cmd_nodemgr_parse_args(argc, argv, false, &o) < 0)
 		return fb_usage_error("hotplug");
 	if (o.help) {
 		hotplug_help();

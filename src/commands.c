@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* What the commands share: the usage error, the scan, the devices named. */
+/* What the commands share: the usage error, the scan, the devices named,
+ * coldplug's and hotplug's options. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +11,7 @@
 #include "display.h"
 #include "fbclass.h"
 #include "log.h"
+#include "nodemgr.h"
 
 int fb_usage_error(const char *cmd)
 {
@@ -71,4 +74,46 @@ int fb_cmd_select(const struct fb_device_list *list, int argc, char *const argv[
 int fb_exit_code(int r)
 {
 	return r < 0 ? FB_EXIT_ERROR : FB_EXIT_OK;
+}
+
+static bool is_hotplug_option(int c)
+{
+	return c == NODEMGR_OPT_DEV || c == NODEMGR_OPT_CONFIG ||
+	       c == NODEMGR_OPT_DRY_RUN || c == NODEMGR_OPT_FULL_SCAN;
+}
+
+int fb_cmd_nodemgr_parse_args(int argc, char *argv[], bool coldplug,
+			      struct nodemgr_opts *o)
+{
+	static const struct option options[] = {
+		NODEMGR_OPTION_DEV,
+		NODEMGR_OPTION_CONFIG,
+		NODEMGR_OPTION_DRY_RUN,
+		NODEMGR_OPTION_CHECK_CONFIG,
+		NODEMGR_OPTION_LOAD_MODULES,
+		NODEMGR_OPTION_SETTLE,
+		NODEMGR_OPTION_VALIDATE,
+		NODEMGR_OPTION_FULL_SCAN,
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	const char *cmd = coldplug ? "coldplug" : "hotplug";
+	int c;
+
+	nodemgr_opts_init(o);
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		if (c == 'h') {
+			o->help = true;
+			return 0;
+		}
+		if (c == '?')
+			return -EINVAL; /* getopt_long said why */
+		if (!coldplug && !is_hotplug_option(c)) {
+			ERR("%s: option %s is for coldplug only", cmd, argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (nodemgr_parse_option(c, optarg, o) < 0)
+			return -EINVAL;
+	}
+	return nodemgr_check_args(cmd, argc, argv, o);
 }

@@ -37,6 +37,7 @@ extern const struct fb_cmd fb_cmd_doctor;
 struct fb_device;
 struct fb_device_list;
 struct drm_list;
+struct nodemgr_opts;
 
 /* "Try 'fbclassctl CMD --help'." on stderr; returns FB_EXIT_USAGE. */
 int fb_usage_error(const char *cmd);
@@ -56,3 +57,13 @@ int fb_cmd_scan_drm(struct drm_list *drm, unsigned what);
  * 0, -ENODEV when some name matched none, or -ENOMEM (reported). */
 int fb_cmd_select(const struct fb_device_list *list, int argc, char *const argv[],
 		  const struct fb_device ***sel, size_t *n);
+
+/*
+ * The options of coldplug (all of them) or, without coldplug, of hotplug
+ * (--dev, --config, --dry-run, --full-scan; another coldplug option is
+ * named as one).
+ * argv[0] is the command.  0, or -EINVAL for a usage error, already
+ * reported (the command says how to get help).
+ */
+int fb_cmd_nodemgr_parse_args(int argc, char *argv[], bool coldplug,
+			      struct nodemgr_opts *o);

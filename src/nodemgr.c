@@ -79,47 +79,6 @@ int nodemgr_check_args(const char *cmd, int argc, char *argv[],
 	return node_devdir_check(o->devdir) < 0 ? -EINVAL : 0;
 }
 
-static bool is_hotplug_option(int c)
-{
-	return c == NODEMGR_OPT_DEV || c == NODEMGR_OPT_CONFIG ||
-	       c == NODEMGR_OPT_DRY_RUN || c == NODEMGR_OPT_FULL_SCAN;
-}
-
-int nodemgr_parse_args(int argc, char *argv[], bool coldplug, struct nodemgr_opts *o)
-{
-	static const struct option options[] = {
-		NODEMGR_OPTION_DEV,
-		NODEMGR_OPTION_CONFIG,
-		NODEMGR_OPTION_DRY_RUN,
-		NODEMGR_OPTION_CHECK_CONFIG,
-		NODEMGR_OPTION_LOAD_MODULES,
-		NODEMGR_OPTION_SETTLE,
-		NODEMGR_OPTION_VALIDATE,
-		NODEMGR_OPTION_FULL_SCAN,
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	const char *cmd = coldplug ? "coldplug" : "hotplug";
-	int c;
-
-	nodemgr_opts_init(o);
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		if (c == 'h') {
-			o->help = true;
-			return 0;
-		}
-		if (c == '?')
-			return -EINVAL; /* getopt_long said why */
-		if (!coldplug && !is_hotplug_option(c)) {
-			ERR("%s: option %s is for coldplug only", cmd, argv[optind - 1]);
-			return -EINVAL;
-		}
-		if (nodemgr_parse_option(c, optarg, o) < 0)
-			return -EINVAL;
-	}
-	return nodemgr_check_args(cmd, argc, argv, o);
-}
-
 /* ---- rules ---- */
 
 int nodemgr_rules_load(const struct nodemgr_opts *o, struct fb_rules *rules)

@@ -43,15 +43,6 @@ struct nodemgr_opts {
 };
 
 /*
- * The options of coldplug (all of them) or, without coldplug, of hotplug
- * (--dev, --config, --dry-run, --full-scan; another coldplug option is
- * named as one).
- * argv[0] is the command.  0, or -EINVAL for a usage error, already
- * reported (the command says how to get help).
- */
-int nodemgr_parse_args(int argc, char *argv[], bool coldplug, struct nodemgr_opts *o);
-
-/*
  * The options the node manager's commands share (coldplug, hotplug,
  * daemon, unload), for a command that parses its own: its getopt_long
  * table lists those it takes with these values and its own from
