@@ -48,7 +48,7 @@ static int do_coldplug(int argc, char *argv[])
 	r = nodemgr_rules_load(&o, &rules);
 	if (r < 0) {
 		/* A rules file to fix is a usage error; nothing was changed. */
-		ret = r == -EINVAL ? FB_EXIT_USAGE : FB_EXIT_ERROR;
+		ret = fb_exit_code_usage(r);
 	} else if (o.check_config) {
 		printf("%s: %zu rule%s, no errors\n", o.config, rules.n,
 		       rules.n == 1 ? "" : "s");

@@ -51,7 +51,7 @@ static int do_daemon(int argc, char *argv[])
 	r = nodemgr_rules_load(&o.nm, &rules);
 	if (r < 0)
 		/* A rules file to fix at start is a usage error. */
-		ret = r == -EINVAL ? FB_EXIT_USAGE : FB_EXIT_ERROR;
+		ret = fb_exit_code_usage(r);
 	else
 		ret = fb_exit_code(fb_daemon_run(&o, &rules));
 	fb_rules_free(&rules);

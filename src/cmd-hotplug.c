@@ -68,7 +68,7 @@ static int do_hotplug(int argc, char *argv[])
 	r = nodemgr_rules_load(&o, &rules);
 	if (r < 0)
 		/* A rules file to fix is a usage error; nothing was changed. */
-		ret = r == -EINVAL ? FB_EXIT_USAGE : FB_EXIT_ERROR;
+		ret = fb_exit_code_usage(r);
 	else
 		ret = fb_exit_code(nodemgr_hotplug(&o, &rules, &ev));
 	fb_rules_free(&rules);

@@ -112,7 +112,7 @@ static int do_unload(int argc, char *argv[])
 	r = nodemgr_rules_load(&o.u.nm, &rules);
 	if (r < 0)
 		/* A rules file to fix is a usage error; nothing was changed. */
-		ret = r == -EINVAL ? FB_EXIT_USAGE : FB_EXIT_ERROR;
+		ret = fb_exit_code_usage(r);
 	else
 		ret = fb_exit_code(fb_unload_device(&o.u, &rules, sel[0]));
 finish:

@@ -71,6 +71,11 @@ int fb_cmd_select(const struct fb_device_list *list, int argc, char *const argv[
 	return ret;
 }
 
+int fb_exit_code_usage(int r)
+{
+	return r == -EINVAL ? FB_EXIT_USAGE : fb_exit_code(r);
+}
+
 int fb_exit_code(int r)
 {
 	return r < 0 ? FB_EXIT_ERROR : FB_EXIT_OK;

@@ -41,8 +41,13 @@ struct nodemgr_opts;
 
 /* "Try 'fbclassctl CMD --help'." on stderr; returns FB_EXIT_USAGE. */
 int fb_usage_error(const char *cmd);
-/* FB_EXIT_ERROR for a -errno, else FB_EXIT_OK. */
+/* The one mapping of a library result to an exit status: FB_EXIT_ERROR
+ * for a -errno, else FB_EXIT_OK.  fb_exit_code_usage: the same, but
+ * -EINVAL from what reads the user's input (options, a rules file, where
+ * nothing was changed yet) is FB_EXIT_USAGE.  Elsewhere -EINVAL is not
+ * the user's (a rejected uevent, a value sysfs got wrong): exit 1. */
 int fb_exit_code(int r);
+int fb_exit_code_usage(int r);
 /* fb_device_scan(), saying once why the class could not be read, and
  * with say_empty that it is empty (info level).  0 or -errno (reported). */
 int fb_cmd_scan(struct fb_device_list *list, unsigned what, bool say_empty);
