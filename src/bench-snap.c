@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "log.h"
 #include "macro.h"
+#include "nodes.h"
 #include "png-backend.h"
 #include "snap.h"
 
@@ -21,7 +22,7 @@ int fb_bench_snaps_open(struct fb_bench_snaps *s, const char *dir)
 	int fd;
 
 	*s = (struct fb_bench_snaps){ .dirfd = -1, .dir = dir };
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = node_dir_open(dir);
 	if (fd < 0)
 		return log_errno(-errno,
 				 "bench: --snap %s: cannot open the directory: %m", dir);

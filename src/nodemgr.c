@@ -239,10 +239,10 @@ static int run_plan(const struct nodemgr_opts *o, const struct fb_rules *rules,
 
 static int open_devdir(const char *devdir)
 {
-	int fd = open(devdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = node_dir_open(devdir);
 
 	if (fd < 0)
-		return log_errno(-errno, "%s: cannot open device directory: %m", devdir);
+		return log_errno(fd, "%s: cannot open device directory: %m", devdir);
 	return fd;
 }
 

@@ -723,3 +723,10 @@ int node_devdir_check(const char *dir)
 	}
 	return 0;
 }
+
+int node_dir_open(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}

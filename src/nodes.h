@@ -53,3 +53,6 @@ int node_remove(int dirfd, const char *devdir_shown, const char *name, dev_t dev
  * directory (said).  A DIR that does not exist is no error: its nodes are
  * missing, which the commands report.  0, -EINVAL or -ENOTDIR. */
 int node_devdir_check(const char *dir);
+/* Open dir for the *at() calls (O_RDONLY, O_DIRECTORY, O_CLOEXEC): the fd,
+ * or -errno with errno kept for the caller's message. */
+int node_dir_open(const char *dir);

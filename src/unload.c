@@ -115,17 +115,10 @@ int fb_wait_gone(const char *path, unsigned timeout_ms)
 	}
 }
 
-static int open_dir(const char *devdir)
-{
-	int fd = open(devdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	return fd < 0 ? -errno : fd;
-}
-
 int fb_unload_node_aside(const char *devdir, const char *name, dev_t devnum, char *aside,
 			 size_t len)
 {
-	_cleanup_close_ int dfd = open_dir(devdir);
+	_cleanup_close_ int dfd = node_dir_open(devdir);
 	struct stat st;
 
 	aside[0] = '\0';
@@ -147,15 +140,19 @@ int fb_unload_node_aside(const char *devdir, const char *name, dev_t devnum, cha
 	return 0;
 }
 
-int fb_unload_node_back(const char *devdir, const char *name, const char *aside)
+/* Put the node aside back as name, or with name NULL remove it.  Nothing
+ * to do when nothing was put aside. */
+static int node_from_aside(const char *devdir, const char *aside, const char *name)
 {
 	_cleanup_close_ int dfd = -1;
 
 	if (!*aside)
 		return 0;
-	dfd = open_dir(devdir);
+	dfd = node_dir_open(devdir);
 	if (dfd < 0)
 		return dfd;
+	if (!name)
+		return unlinkat(dfd, aside, 0) < 0 && errno != ENOENT ? -errno : 0;
 	/* RENAME_NOREPLACE: a node made meanwhile (a coldplug) is kept */
 	if (renameat2(dfd, aside, dfd, name, RENAME_NOREPLACE) < 0) {
 		if (errno != EEXIST)
@@ -165,16 +162,14 @@ int fb_unload_node_back(const char *devdir, const char *name, const char *aside)
 	return 0;
 }
 
+int fb_unload_node_back(const char *devdir, const char *name, const char *aside)
+{
+	return node_from_aside(devdir, aside, name);
+}
+
 int fb_unload_node_drop(const char *devdir, const char *aside)
 {
-	_cleanup_close_ int dfd = -1;
-
-	if (!*aside)
-		return 0;
-	dfd = open_dir(devdir);
-	if (dfd < 0)
-		return dfd;
-	return unlinkat(dfd, aside, 0) < 0 && errno != ENOENT ? -errno : 0;
+	return node_from_aside(devdir, aside, NULL);
 }
 
 /* ---- the procedure ---- */
