@@ -269,6 +269,29 @@ static bool access_denied(int err)
 	return err == EACCES || err == EPERM;
 }
 
+/* Count an open fd (fdnum >= 0) or a mapping of bytes on target t for
+ * pid; t < 0 (not a target) counts nothing.  0, or -ENOMEM. */
+static int holder_count(struct scan_ctx *c, pid_t pid, ssize_t t, const char *comm,
+			int fdnum, uint64_t bytes)
+{
+	struct fb_holder *h;
+
+	if (t < 0)
+		return 0;
+	h = holder_get(c->out, &c->cap, pid, (size_t)t, comm);
+	if (!h)
+		return -ENOMEM;
+	if (fdnum < 0) {
+		h->n_mappings++;
+		h->mmap_bytes += bytes;
+	} else if (h->n_fds < FB_HOLDER_MAX_FDS) {
+		h->fds[h->n_fds++] = fdnum;
+	} else {
+		h->n_fds_more++;
+	}
+	return 0;
+}
+
 /* Open fds.  Returns 0, -EACCES (not inspectable) or another -errno. */
 static int scan_fds(struct scan_ctx *c, int piddir, pid_t pid, const char *comm)
 {
@@ -290,7 +313,6 @@ static int scan_fds(struct scan_ctx *c, int piddir, pid_t pid, const char *comm)
 		struct stat st;
 		pid_t fdnum;
 		ssize_t t;
-		struct fb_holder *h;
 
 		if (strcmp(de->d_name, "0") == 0)
 			fdnum = 0;
@@ -305,17 +327,10 @@ static int scan_fds(struct scan_ctx *c, int piddir, pid_t pid, const char *comm)
 		if (!S_ISCHR(st.st_mode))
 			continue;
 		t = target_by_rdev(c->targets, c->n_targets, st.st_rdev);
-		if (t < 0)
-			continue;
-		h = holder_get(c->out, &c->cap, pid, (size_t)t, comm);
-		if (!h) {
+		if (holder_count(c, pid, t, comm, (int)fdnum, 0) < 0) {
 			r = -ENOMEM;
 			break;
 		}
-		if (h->n_fds < FB_HOLDER_MAX_FDS)
-			h->fds[h->n_fds++] = fdnum;
-		else
-			h->n_fds_more++;
 	}
 	closedir(d);
 	return r;
@@ -380,7 +395,6 @@ static int scan_maps(struct scan_ctx *c, int piddir, pid_t pid, const char *comm
 	errno = 0;
 	while (getline(&line, &cap, f) > 0) {
 		struct fb_maps_entry e;
-		struct fb_holder *h;
 		ssize_t t;
 
 		if (fb_maps_parse_line(line, &e) < 0) {
@@ -388,15 +402,10 @@ static int scan_maps(struct scan_ctx *c, int piddir, pid_t pid, const char *comm
 			continue;
 		}
 		t = mapping_target(c, mapfiles, &e);
-		if (t < 0)
-			continue;
-		h = holder_get(c->out, &c->cap, pid, (size_t)t, comm);
-		if (!h) {
+		if (holder_count(c, pid, t, comm, -1, e.end - e.start) < 0) {
 			r = -ENOMEM;
 			break;
 		}
-		h->n_mappings++;
-		h->mmap_bytes += e.end - e.start;
 	}
 	/* A read of maps fails with EACCES for a process we may not ptrace. */
 	if (!r && ferror(f) && access_denied(errno))
