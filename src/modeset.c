@@ -271,12 +271,13 @@ static int put_mode(int fd, const struct fb_device *dev,
 		res->mode_put = true;
 		return 0;
 	}
-	if (r != -EINVAL)
+	/* A device gone, or an ioctl that never reached a driver's check. */
+	if (r == -ENODEV || r == -ENXIO || r == -EIO || r == -EFAULT)
 		return log_errno(r, "%s: FBIOPUT_VSCREENINFO failed: %m%s", dev->name,
 				 r == -ENODEV ? " (device removed?)" : "");
 	blame(fd, &res->asked, res);
-	ERR("%s: the driver refuses the mode%s: %s", dev->name,
-	    req->test ? " (--test)" : "", res->refused);
+	ERR("%s: the driver refuses the mode%s (%s): %s", dev->name,
+	    req->test ? " (--test)" : "", strerror(-r), res->refused);
 	return -EINVAL;
 }
 
