@@ -483,21 +483,23 @@ const struct fbmodes_mode *fbmodes_match_spec(const struct fbmodes_db *db,
 					      const struct fbmodes_spec *spec)
 {
 	const struct fbmodes_mode *best = NULL;
-	uint64_t best_diff = UINT64_MAX;
+	uint64_t best_score = UINT64_MAX;
 
 	for (size_t i = 0; i < db->n; i++) {
 		const struct fb_var_screeninfo *v = &db->modes[i].var;
 		uint64_t mhz = fb_refresh_mhz(v), want = (uint64_t)spec->refresh * 1000;
-		uint64_t diff = mhz > want ? mhz - want : want - mhz;
+		uint64_t score = 0;
 
-		if (v->xres != spec->xres || v->yres != spec->yres ||
-		    (spec->depth && v->bits_per_pixel != spec->depth))
+		if (v->xres != spec->xres || v->yres != spec->yres)
 			continue;
-		if (!spec->refresh)
-			return &db->modes[i];
-		if (diff < best_diff) {
+		/* the refresh counts first, then a mode of the depth asked */
+		if (spec->refresh)
+			score = (mhz > want ? mhz - want : want - mhz) * 2;
+		if (spec->depth && v->bits_per_pixel != spec->depth)
+			score++;
+		if (score < best_score) {
 			best = &db->modes[i];
-			best_diff = diff;
+			best_score = score;
 		}
 	}
 	return best;

@@ -53,8 +53,9 @@ struct fbmodes_spec {
 	uint32_t xres, yres, depth, refresh;
 };
 int fbmodes_parse_spec(const char *s, struct fbmodes_spec *spec);
-/* The db mode of spec's size (and depth, when given) whose refresh is
- * nearest spec's (the first of that size without a refresh), or NULL. */
+/* The db mode of spec's size whose refresh is nearest spec's, of spec's
+ * depth among equals (the caller sets the depth: the mode only gives the
+ * timings); the first such in the file; NULL when none has that size. */
 const struct fbmodes_mode *fbmodes_match_spec(const struct fbmodes_db *db,
 					      const struct fbmodes_spec *spec);
 

@@ -187,8 +187,14 @@ static void test_spec(void)
 	fbmodes_parse_spec("1024x768-16", &s);
 	m = fbmodes_match_spec(&db, &s);
 	ASSERT_STR_EQ(m ? m->name : NULL, "1024x768-16");
+	/* no mode of that depth: the timings of one of that size */
 	fbmodes_parse_spec("1024x768-32", &s);
-	ASSERT_NULL(fbmodes_match_spec(&db, &s));
+	m = fbmodes_match_spec(&db, &s);
+	ASSERT_STR_EQ(m ? m->name : NULL, "1024x768-16");
+	/* the depth chooses among modes of the same refresh */
+	fbmodes_parse_spec("1024x768-8", &s);
+	m = fbmodes_match_spec(&db, &s);
+	ASSERT_STR_EQ(m ? m->name : NULL, "1024x768-75");
 	fbmodes_parse_spec("800x600", &s);
 	ASSERT_NULL(fbmodes_match_spec(&db, &s));
 	fbmodes_db_free(&db);
