@@ -323,7 +323,12 @@ static void print_offered(const struct drm_card *card)
 			continue;
 		fprintf(stderr, "  %s offers:", drm_connector_short_name(c));
 		for (size_t j = 0; j < c->n_modes; j++) {
-			_cleanup_free_ char *esc = str_escape(c->modes[j], 32);
+			_cleanup_free_ char *esc = NULL;
+
+			/* one line per refresh in sysfs: each size once */
+			if (strv_contains(c->modes, j, c->modes[j]))
+				continue;
+			esc = str_escape(c->modes[j], 32);
 
 			fprintf(stderr, " %s", esc ? esc : "?");
 		}
@@ -449,9 +454,13 @@ static int do_set(int argc, char *argv[])
 		ERR("nothing to set: give -g, -t, --mode, --rgba, --nonstd, --accel or --pan");
 		return fb_usage_error("set");
 	}
-	if (o.mode && resolve_mode(&o, &db, &mode, &spec_only) < 0)
-		return FB_EXIT_USAGE;
-	fbmodes_db_free(&db);
+	if (o.mode) {
+		int r = resolve_mode(&o, &db, &mode, &spec_only);
+
+		fbmodes_db_free(&db);
+		if (r < 0)
+			return FB_EXIT_USAGE;
+	}
 	if (o.mode && !spec_only)
 		o.req.mode = &mode;
 	if (fb_cmd_scan(&list, FB_SCAN_NODE, false) < 0)
