@@ -12,6 +12,7 @@ enum {
 	FB_EXIT_ERROR = 1,
 	FB_EXIT_USAGE = 2,
 	FB_EXIT_VALIDATION = 3,
+	FB_EXIT_REFUSED = 4, /* set: the driver refuses the request */
 };
 
 struct fb_cmd {
@@ -29,6 +30,7 @@ extern const struct fb_cmd fb_cmd_coldplug, fb_cmd_hotplug;
 extern const struct fb_cmd fb_cmd_bench;
 extern const struct fb_cmd fb_cmd_daemon, fb_cmd_monitor;
 extern const struct fb_cmd fb_cmd_doctor;
+extern const struct fb_cmd fb_cmd_set;
 
 /* ---- what the commands share (src/commands.c) ----
  * Below src/cmd-*.c everything returns 0 or -errno; a command turns that

@@ -160,6 +160,16 @@ int fb_hw_query_fd(int fd, struct fb_hwinfo *info)
 	return 0;
 }
 
+int fb_hw_put_var(int fd, struct fb_var_screeninfo *var)
+{
+	return ioctl(fd, FBIOPUT_VSCREENINFO, var) < 0 ? -errno : 0;
+}
+
+int fb_hw_pan(int fd, struct fb_var_screeninfo *var)
+{
+	return ioctl(fd, FBIOPAN_DISPLAY, var) < 0 ? -errno : 0;
+}
+
 int fb_hw_query(const struct fb_device *dev, const char *devdir, bool allow_private,
 		struct fb_hwinfo *info)
 {

@@ -53,6 +53,11 @@ int fb_hw_query(const struct fb_device *dev, const char *devdir, bool allow_priv
 		struct fb_hwinfo *info);
 /* Query on an already open fd; used by fb_hw_query and bench. */
 int fb_hw_query_fd(int fd, struct fb_hwinfo *info);
+/* FBIOPUT_VSCREENINFO: the kernel writes back into var what it made of
+ * the request (under FB_ACTIVATE_TEST too, applying nothing).  0 or -errno. */
+int fb_hw_put_var(int fd, struct fb_var_screeninfo *var);
+/* FBIOPAN_DISPLAY to var's xoffset and yoffset.  0 or -errno. */
+int fb_hw_pan(int fd, struct fb_var_screeninfo *var);
 /* Open a node for dev with flags (O_CLOEXEC|O_NOFOLLOW added), falling
  * back to a private temporary node as root when allow_private.  The fd is
  * checked to be the right character device.  Returns fd or -errno. */

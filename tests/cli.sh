@@ -50,11 +50,27 @@ expect 2 "" "mutually exclusive" -- list -r -P
 expect 2 "" "mutually exclusive" -- info -J --fbset
 expect 1 "" "fb0: no such framebuffer" -- list fb0
 # A --dev that is a file is a usage error, in every command that takes one.
-for cmd in list info holders bench snap doctor coldplug hotplug daemon "unload fb0"; do
+for cmd in list info holders bench snap doctor coldplug hotplug daemon "unload fb0" "set fb0"; do
 	# shellcheck disable=SC2086
 	expect 2 "" "fbclassctl: --dev /etc/passwd: not a directory" -- $cmd --dev /etc/passwd
 done
 expect 0 "MAJ:MIN" "" -- list --help
+# set: a bad request or fb.modes is a usage error before any device is read.
+printf 'mode "x"\n  geometry 800 600 800 600 16\n  timings 1 2 3\nendmode\n' >"$work/bad.modes"
+expect 2 "" "fbclassctl: $work/bad.modes:4: timings takes 7 numbers, found 'endmode' as number 4" \
+	-- set fb0 --db "$work/bad.modes" --mode x
+printf 'mode "x"\n  geometry 800 600 800 600 16\n  timings 1 2 3 4 5 6 7\nendmode\n' >"$work/good.modes"
+expect 2 "" "fbclassctl: unknown mode 'nosuch': not in $work/good.modes" \
+	-- set fb0 --db "$work/good.modes" --mode nosuch
+expect 2 "" "fbclassctl: $work/none.modes: No such file or directory" -- set fb0 --db "$work/none.modes" --mode x
+expect 2 "" "fbclassctl: --geometry takes 5 numbers" -- set fb0 -g 1 2 3
+expect 2 "" "fbclassctl: --timings: 'x' is not a number" -- set fb0 -t 1 2 3 4 5 6 x
+expect 2 "" "fbclassctl: --pan takes X,Y" -- set fb0 --pan 1
+expect 2 "" "fbclassctl: --accel takes true or false" -- set fb0 --accel maybe
+expect 2 "" "fbclassctl: --rgba takes R,G,B,T" -- set fb0 --rgba 8,8,x
+expect 2 "" "fbclassctl: nothing to set" -- set fb0
+expect 2 "" "fbclassctl: expected one DEVICE" -- set -g 1 2 3 4 5
+expect 0 "--geometry XRES YRES VXRES VYRES DEPTH" "" -- set --help
 # --help names every column with a description.
 n=$("$FBCLASSCTL" list --help | awk '/^Columns/{on=1; next} on && NF==0 {exit} on && NF>=2' | wc -l)
 check "list --help describes 22 columns" test "$n" -eq 22

@@ -151,6 +151,8 @@ run_checks() {
 			case $arg in
 			'') ;;
 			DIR | FILE | SECS | N | BYTES | MS) ;;
+			# set's: numbers, an fb.modes name, true or false
+			XRES | PIXCLOCK | RGBA | POS | NAME | BOOL) ;;
 			LIST | COLUMN)
 				[ -n "$(offer "fbclassctl $cmd $o ")" ] || bad="$bad $cmd:$o:$arg(nothing offered)"
 				;;
