@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The KMS reader (src/kms-read.c, src/kms-owner.c) fed with answers
- * captured on bochs in the VM (tests/unit/kms/NAME/: drm_info -j's JSON,
+ * captured on bochs in the VM on 6.1 and 6.12 by tests/vm/scenarios/kms.sh
+ * (tests/unit/kms/NAME/: drm_info -j's JSON,
  * debugfs' dri/0/framebuffer and clients): ids, modes, formats, owners;
  * a non-linear modifier; an FB, a connector gone by the time they are
  * read; debugfs missing; owners that cannot be told.
@@ -96,6 +97,42 @@ static void test_console(void)
 		ASSERT_STR_EQ(fb->owner.comm, "[fbcon]");
 	}
 	ASSERT_INT_EQ(kms_fake.closed_handles, 0);
+	kms_card_free(&card);
+}
+
+/* modetest showing 800x600 (6.1 and 6.12 number the objects apart): its
+ * own FB on the primary plane, its owner modetest[pid], the DRM master */
+static void test_modetest(const char *name, uint32_t crtc, uint32_t plane, uint32_t fb_id,
+			  uint32_t conn, pid_t pid)
+{
+	struct kms_card card;
+	const struct kms_plane *pl;
+	const struct kms_fb *fb;
+
+	if (load(name) < 0 || read_card(&card, dir) < 0)
+		return;
+	ASSERT_INT_EQ(card.n_crtcs, 1);
+	ASSERT_INT_EQ(card.crtcs[0].id, crtc);
+	ASSERT_STR_EQ(card.crtcs[0].mode.name, "800x600");
+	ASSERT_INT_EQ(card.crtcs[0].mode.clock_khz, 40000);
+	/* 40000 kHz / (1056 x 628): modetest says 60.32 Hz */
+	ASSERT_INT_EQ(card.crtcs[0].mode.refresh_mhz, 60317);
+	ASSERT_INT_EQ(card.crtcs[0].mode.vrefresh, 60);
+	pl = kms_card_primary(&card, crtc);
+	ASSERT_TRUE(pl && pl->id == plane && pl->fb_id == fb_id);
+	ASSERT_INT_EQ(card.connectors[0].id, conn);
+	ASSERT_INT_EQ(card.connectors[0].crtc_id, crtc);
+	ASSERT_STR_EQ(card.connectors[0].name, "card0-Virtual-1");
+	fb = kms_card_fb(&card, fb_id);
+	ASSERT_TRUE(fb != NULL);
+	if (fb) {
+		ASSERT_INT_EQ(fb->width, 800);
+		ASSERT_INT_EQ(fb->height, 600);
+		ASSERT_INT_EQ(fb->owner.kind, KMS_OWNER_PROCESS);
+		ASSERT_STR_EQ(fb->owner.comm, "modetest");
+		ASSERT_INT_EQ(fb->owner.pid, pid);
+		ASSERT_TRUE(fb->owner.master);
+	}
 	kms_card_free(&card);
 }
 
@@ -241,6 +278,8 @@ static void test_owner_join(void)
 int main(void)
 {
 	test_console();
+	test_modetest("bochs-6.1-modetest", 35, 33, 39, 31, 140);
+	test_modetest("bochs-6.12-modetest", 36, 34, 40, 32, 185);
 	test_modifier();
 	test_fb_gone();
 	test_connector_gone();
