@@ -140,3 +140,21 @@ const struct kms_plane *kms_card_primary(const struct kms_card *card, uint32_t c
 const char *kms_fourcc_str(uint32_t fourcc, char buf[static 5]);
 /* The refresh rate in mHz from the pixel clock and totals (0 if none). */
 uint32_t kms_mode_refresh_mhz(const struct kms_mode *m);
+
+/* Is the fbdev emulation's buffer (fbcon's FB) what some CRTC scans out? */
+enum kms_shown { KMS_SHOWN_UNKNOWN, KMS_SHOWN_NO, KMS_SHOWN_YES };
+
+/*
+ * From a card read: yes when the primary plane of an active CRTC shows
+ * the FB made by [fbcon]; no when every active CRTC shows another FB
+ * whose owner is known, or none is active; unknown otherwise (an owner
+ * that cannot be told, an FB gone).
+ */
+enum kms_shown kms_card_shown(const struct kms_card *card);
+/* "yes", "no", "unknown" */
+const char *kms_shown_name(enum kms_shown s);
+/*
+ * kms_card_shown() of /dev/dri/cardN, the card read once per process
+ * (list asks for each fb of a card); unknown when it cannot be read.
+ */
+enum kms_shown kms_shown_of_card(unsigned minor);

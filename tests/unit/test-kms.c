@@ -275,6 +275,34 @@ static void test_owner_join(void)
 	ASSERT_INT_EQ(o.pid, 160);
 }
 
+/* SHOWN: fbcon's FB on an active CRTC, another's, or an owner unknown */
+static void test_shown(void)
+{
+	struct kms_card card;
+
+	if (load("bochs-6.12-console") < 0 || read_card(&card, dir) < 0)
+		return;
+	ASSERT_STR_EQ(kms_shown_name(kms_card_shown(&card)), "yes");
+	card.crtcs[0].active = false;
+	ASSERT_STR_EQ(kms_shown_name(kms_card_shown(&card)), "no");
+	kms_card_free(&card);
+	if (load("bochs-6.1-modetest") < 0 || read_card(&card, dir) < 0)
+		return;
+	ASSERT_STR_EQ(kms_shown_name(kms_card_shown(&card)), "no");
+	kms_card_free(&card);
+	if (load("bochs-6.12-console") < 0 || read_card(&card, "/nonexistent") < 0)
+		return;
+	ASSERT_STR_EQ(kms_shown_name(kms_card_shown(&card)), "unknown");
+	kms_card_free(&card);
+	if (load("bochs-6.12-console") < 0)
+		return;
+	kms_fake.gone_fb = 38;
+	if (read_card(&card, dir) < 0)
+		return;
+	ASSERT_STR_EQ(kms_shown_name(kms_card_shown(&card)), "unknown");
+	kms_card_free(&card);
+}
+
 int main(void)
 {
 	test_console();
@@ -285,6 +313,7 @@ int main(void)
 	test_connector_gone();
 	test_no_debugfs();
 	test_owner_join();
+	test_shown();
 	json_object_put(kms_fake.root);
 	return test_finish("test-kms");
 }

@@ -2,10 +2,11 @@
 # console the plane shows fbcon's FB, owner [fbcon]; while Debian's
 # modetest shows 800x600 the reader says 800x600 and owner modetest, the
 # DRM master; after modetest exits, fbcon's FB again.  Every id, mode,
-# size, format and modifier equals drm_info -j's (the oracle).  A read
-# changes neither the screen (qemu's screendump before and after it, held
-# equal by host_check) nor the DRM master (debugfs' clients before and
-# after).  One boot per kernel covers it all.
+# size, format and modifier equals drm_info -j's (the oracle).  list's
+# SHOWN says yes, no, yes.  Neither a read nor list changes the screen
+# (qemu's screendump before and after, held equal by host_check) or the
+# DRM master (debugfs' clients); the kernel makes a plain opener master, and the reader drops
+# it (strace).  One boot per kernel covers it all.
 # shellcheck shell=sh disable=SC2034,SC2016
 QEMU_VGA=std
 QEMU_SCREENDUMP=1
@@ -70,6 +71,17 @@ read_round() {
 	out_file "/tmp/$1.clients" "$1.clients"
 }
 
+# list_round NAME WANT: list's SHOWN for fb0 is WANT; the screen and the
+# master as they were (host_check compares NAME-list-before and -after)
+list_round() {
+	_m0=$(masters)
+	screendump "$1-list-before"
+	_got=$(fbclassctl list -n -o SHOWN fb0 2>&1)
+	screendump "$1-list-after"
+	t_is "$_got" "$2" "$1: list -o SHOWN fb0 says $2"
+	t_is "$(masters)" "$_m0" "$1: list leaves the DRM master as it was (${_m0:-none})"
+}
+
 # open_master: who is master while this shell holds card0 open (the
 # kernel's own doing, the reason the reader drops master)
 open_master() {
@@ -115,6 +127,7 @@ scenario() {
 	# ... so the reader drops it at once, and no longer holds it
 	t_is "$(drops console)" 1 "console: the reader drops the master its open gave it"
 	read_round console
+	list_round console yes
 	t_is "$(shown /tmp/console.json)" "1280x800 1280x800 fbcon [fbcon] 0 false" \
 		"console: the primary plane shows fbcon's 1280x800 FB, owner [fbcon]"
 	t_is "$(jq -r '.connectors[0].name' /tmp/console.json)" card0-Virtual-1 \
@@ -133,6 +146,7 @@ scenario() {
 	t_is "$(open_master)" "modetest " "kernel: opening card0 while modetest is master leaves it master"
 	t_is "$(drops modetest)" 0 "modetest: the reader has no master to drop"
 	read_round modetest
+	list_round modetest no
 	t_is "$(shown /tmp/modetest.json)" "800x600 800x600 process modetest $mtpid true" \
 		"modetest: the plane shows modetest's 800x600 FB, owner modetest[$mtpid], master"
 	echo >&7
@@ -141,6 +155,7 @@ scenario() {
 	t_diag "modetest: $(tr '\n' ' ' </tmp/mt.out | cut -c1-200)"
 
 	read_round after
+	list_round after yes
 	t_is "$(shown /tmp/after.json)" "1280x800 1280x800 fbcon [fbcon] 0 false" \
 		"after modetest exits: fbcon's FB is shown again"
 	t_kernel_clean "no oops, BUG or WARNING"
@@ -152,7 +167,7 @@ host_check() {
 	_rc=0
 	# open: the last close of card0 has the kernel restore fbcon's mode,
 	# which is the one shown
-	for r in open console modetest after; do
+	for r in open console modetest after console-list modetest-list after-list; do
 		if cmp -s "$r-before.ppm" "$r-after.ppm"; then
 			echo "ok - $r: the screendumps before and after the read are identical"
 		else
