@@ -158,3 +158,12 @@ const char *kms_shown_name(enum kms_shown s);
  * (list asks for each fb of a card); unknown when it cannot be read.
  */
 enum kms_shown kms_shown_of_card(unsigned minor);
+
+/*
+ * What connector c of card shows, for doctor: "card0-Virtual-1 shows FB
+ * 40 800x600 XR24 of modetest[160], DRM master", "... of [fbcon]", or
+ * "... of an unknown owner (REASON)"; the comm escaped.  False (buf
+ * empty) when c drives no active CRTC.
+ */
+bool kms_connector_scanout(const struct kms_card *card, const struct kms_connector *c,
+			   char *buf, size_t len);

@@ -303,6 +303,34 @@ static void test_shown(void)
 	kms_card_free(&card);
 }
 
+/* doctor's words for what a connector shows */
+static void test_scanout_text(void)
+{
+	struct kms_card card;
+	char buf[512];
+
+	if (load("bochs-6.12-modetest") < 0 || read_card(&card, dir) < 0)
+		return;
+	ASSERT_TRUE(kms_connector_scanout(&card, &card.connectors[0], buf, sizeof(buf)));
+	ASSERT_STR_EQ(
+		buf,
+		"card0-Virtual-1 shows FB 40 800x600 XR24 of modetest[185], DRM master");
+	/* a comm from outside is escaped */
+	snprintf(card.fbs[0].owner.comm, sizeof(card.fbs[0].owner.comm), "evil\x1b[2J");
+	kms_connector_scanout(&card, &card.connectors[0], buf, sizeof(buf));
+	ASSERT_MSG(strstr(buf, "evil\\x1b[2J[185]") != NULL, "%s", buf);
+	card.crtcs[0].active = false;
+	ASSERT_TRUE(!kms_connector_scanout(&card, &card.connectors[0], buf, sizeof(buf)));
+	kms_card_free(&card);
+	if (load("bochs-6.1-modetest") < 0 || read_card(&card, dir) < 0)
+		return;
+	kms_connector_scanout(&card, &card.connectors[0], buf, sizeof(buf));
+	ASSERT_STR_EQ(
+		buf,
+		"card0-Virtual-1 shows FB 39 800x600 XR24 of modetest[140], DRM master");
+	kms_card_free(&card);
+}
+
 int main(void)
 {
 	test_console();
@@ -314,6 +342,7 @@ int main(void)
 	test_no_debugfs();
 	test_owner_join();
 	test_shown();
+	test_scanout_text();
 	json_object_put(kms_fake.root);
 	return test_finish("test-kms");
 }

@@ -3,9 +3,10 @@
 # modetest shows 800x600 the reader says 800x600 and owner modetest, the
 # DRM master; after modetest exits, fbcon's FB again.  Every id, mode,
 # size, format and modifier equals drm_info -j's (the oracle).  list's
-# SHOWN says yes, no, yes.  Neither a read nor list changes the screen
-# (qemu's screendump before and after, held equal by host_check) or the
-# DRM master (debugfs' clients); the kernel makes a plain opener master, and the reader drops
+# SHOWN says yes, no, yes; doctor fb0 exits 1 naming modetest.  Neither a
+# read nor list nor doctor changes the screen (qemu's screendump before
+# and after, held equal by host_check) or the DRM master (debugfs'
+# clients); the kernel makes a plain opener master, and the reader drops
 # it (strace).  One boot per kernel covers it all.
 # shellcheck shell=sh disable=SC2034,SC2016
 QEMU_VGA=std
@@ -14,6 +15,9 @@ KCMDLINE=""
 MODULES="bochs"
 GUEST_TOOLS="modetest drm_info strace"
 GUEST_HELPERS="unit/kms-dump"
+# 14 screendumps of 3 s each, on top of the boot: more than VM_TIMEOUT
+# when the host is busy
+BOOT_TIMEOUT=300
 
 dri=/sys/kernel/debug/dri/0
 
@@ -71,15 +75,20 @@ read_round() {
 	out_file "/tmp/$1.clients" "$1.clients"
 }
 
-# list_round NAME WANT: list's SHOWN for fb0 is WANT; the screen and the
-# master as they were (host_check compares NAME-list-before and -after)
+# list_round NAME WANT RC: list's SHOWN for fb0 is WANT, doctor fb0 exits
+# RC; both leave the screen and the master as they were (host_check
+# compares NAME-list-before and -after)
 list_round() {
 	_m0=$(masters)
 	screendump "$1-list-before"
 	_got=$(fbclassctl list -n -o SHOWN fb0 2>&1)
+	fbclassctl doctor fb0 >"/tmp/$1.doctor" 2>&1
+	_rc=$?
 	screendump "$1-list-after"
 	t_is "$_got" "$2" "$1: list -o SHOWN fb0 says $2"
-	t_is "$(masters)" "$_m0" "$1: list leaves the DRM master as it was (${_m0:-none})"
+	t_is "$_rc" "$3" "$1: doctor fb0 exits $3"
+	[ "$_rc" = "$3" ] || t_diag_stdin <"/tmp/$1.doctor"
+	t_is "$(masters)" "$_m0" "$1: list and doctor leave the DRM master as it was (${_m0:-none})"
 }
 
 # open_master: who is master while this shell holds card0 open (the
@@ -108,6 +117,7 @@ shown() {
 scenario() {
 	t_check "modprobe bochs" modprobe bochs
 	t_check "fb0 appears" sysfs_wait /sys/class/graphics/fb0 10
+	fb_mknod fb0
 	t_check "card0-Virtual-1 appears" sysfs_wait /sys/class/drm/card0-Virtual-1 10
 	# the nodes as devtmpfs makes them: root, 0600
 	mkdir -p /dev/dri
@@ -127,7 +137,8 @@ scenario() {
 	# ... so the reader drops it at once, and no longer holds it
 	t_is "$(drops console)" 1 "console: the reader drops the master its open gave it"
 	read_round console
-	list_round console yes
+	list_round console yes 0
+	t_check "console: doctor fb0 says it is on screen" grep -qE '^ok +fb0 +shown +fb0 is on screen' /tmp/console.doctor
 	t_is "$(shown /tmp/console.json)" "1280x800 1280x800 fbcon [fbcon] 0 false" \
 		"console: the primary plane shows fbcon's 1280x800 FB, owner [fbcon]"
 	t_is "$(jq -r '.connectors[0].name' /tmp/console.json)" card0-Virtual-1 \
@@ -146,7 +157,9 @@ scenario() {
 	t_is "$(open_master)" "modetest " "kernel: opening card0 while modetest is master leaves it master"
 	t_is "$(drops modetest)" 0 "modetest: the reader has no master to drop"
 	read_round modetest
-	list_round modetest no
+	list_round modetest no 1
+	t_check "modetest: doctor fb0 names what the connector shows, and whose" grep -q \
+		"card0-Virtual-1 shows FB [0-9]* 800x600 XR24 of modetest\[$mtpid\], DRM master" /tmp/modetest.doctor
 	t_is "$(shown /tmp/modetest.json)" "800x600 800x600 process modetest $mtpid true" \
 		"modetest: the plane shows modetest's 800x600 FB, owner modetest[$mtpid], master"
 	echo >&7
@@ -155,7 +168,7 @@ scenario() {
 	t_diag "modetest: $(tr '\n' ' ' </tmp/mt.out | cut -c1-200)"
 
 	read_round after
-	list_round after yes
+	list_round after yes 0
 	t_is "$(shown /tmp/after.json)" "1280x800 1280x800 fbcon [fbcon] 0 false" \
 		"after modetest exits: fbcon's FB is shown again"
 	t_kernel_clean "no oops, BUG or WARNING"
