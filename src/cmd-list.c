@@ -10,6 +10,7 @@
 #include <sys/sysmacros.h>
 
 #include "commands.h"
+#include "kms.h"
 #include "log.h"
 #include "nodes.h"
 #include "view.h"
@@ -38,6 +39,7 @@ enum {
 	COL_CONNECTOR,
 	COL_STATUS,
 	COL_MONITOR,
+	COL_SHOWN,
 	COL_REASON,
 };
 
@@ -79,6 +81,8 @@ static const struct colinfo infos[] = {
 			 "connected, disconnected or unknown (the card's connectors)" },
 	[COL_MONITOR] = { "MONITOR", 0.1, false, false,
 			  "monitor on those connectors, from their EDID" },
+	[COL_SHOWN] = { "SHOWN", 0.1, false, false,
+			"yes, no or unknown: is this buffer what a CRTC scans out now" },
 	[COL_REASON] = { "REASON", 0.1, false, false,
 			 "why a DRM card has no framebuffer (--drm)" },
 };
@@ -224,6 +228,17 @@ static const char *card_cell(const struct drm_card *card, bool own_line, int col
 	return NULL;
 }
 
+/* Only a DRM card's fbdev emulation can be told apart from what KMS
+ * shows; vfb shows nothing; a firmware fb is what the firmware shows. */
+static enum kms_shown fb_shown(const struct fb_view *v)
+{
+	if (v->kind == FB_KIND_VIRTUAL)
+		return KMS_SHOWN_NO;
+	if (v->kind != FB_KIND_DRM || !v->card || !v->card->devnum)
+		return KMS_SHOWN_UNKNOWN;
+	return kms_shown_of_card(minor(v->card->devnum));
+}
+
 /* A framebuffer's cell. */
 static const char *fb_cell(const struct list_ctl *ctl, const struct fb_view *v, int col,
 			   char *buf, size_t len)
@@ -301,6 +316,8 @@ static const char *fb_cell(const struct list_ctl *ctl, const struct fb_view *v, 
 					     : s;
 	case COL_KIND:
 		return display_kind_name(v->kind);
+	case COL_SHOWN:
+		return kms_shown_name(fb_shown(v));
 	case COL_CARD:
 	case COL_CONNECTOR:
 	case COL_STATUS:

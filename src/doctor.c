@@ -15,6 +15,7 @@
 #include "kernel-hazards.h"
 #include "kernel.h"
 #include "kmod.h"
+#include "kms.h"
 #include "log.h"
 #include "macro.h"
 #include "modules.h"
@@ -619,6 +620,47 @@ static void check_hazards(struct doctor_ctx *c, const struct fb_view *v)
 		    *version ? version : "this kernel");
 }
 
+/* ---- what is on the screen (src/kms.h) ---- */
+
+static void check_shown(struct doctor_ctx *c, const struct fb_view *v)
+{
+	const char *name = v->dev->name;
+	struct doctor_finding *f;
+	struct kms_card card;
+	char reason[256], line[512];
+	enum kms_shown s;
+
+	if (v->kind != FB_KIND_DRM || !v->card || !v->card->devnum)
+		return;
+	if (kms_card_read(minor(v->card->devnum), &card, reason, sizeof(reason)) < 0) {
+		add(c, DOCTOR_INFO, "shown", name,
+		    "whether %s is on screen: cannot tell (%s)", name, reason);
+		return;
+	}
+	s = kms_card_shown(&card);
+	if (s == KMS_SHOWN_YES) {
+		f = add(c, DOCTOR_OK, "shown", name, "%s is on screen", name);
+	} else if (s == KMS_SHOWN_NO) {
+		/* a problem when asked about this fb: what it shows nobody sees */
+		f = add(c, c->o->only ? DOCTOR_PROBLEM : DOCTOR_INFO, "shown", name,
+			"%s is not on screen: KMS shows another program's framebuffer",
+			name);
+		FIX(c, f, "draw through KMS on /dev/dri/%s, not through /dev/%s",
+		    v->card->name, name);
+		FIX(c, f,
+		    "stop the program that owns the screen (named above) to get the "
+		    "console back");
+	} else {
+		f = add(c, DOCTOR_INFO, "shown", name,
+			"whether %s is on screen: cannot tell (who made the FB shown is unknown)",
+			name);
+	}
+	for (size_t i = 0; i < card.n_connectors; i++)
+		if (kms_connector_scanout(&card, &card.connectors[i], line, sizeof(line)))
+			EVIDENCE(c, f, "%s", line);
+	kms_card_free(&card);
+}
+
 static void check_fb(struct doctor_ctx *c, const struct fb_device *d,
 		     const struct fb_fbcon_state *st)
 {
@@ -632,6 +674,7 @@ static void check_fb(struct doctor_ctx *c, const struct fb_device *d,
 	check_node(c, &v);
 	check_access(c, &v);
 	check_fbcon(c, &v, st);
+	check_shown(c, &v);
 	if (v.card)
 		check_connectors(c, d->name, v.card);
 	check_holders(c, &v);

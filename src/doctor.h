@@ -5,7 +5,8 @@
  * fbclassctl doctor: what is wrong between the framebuffers, the DRM
  * cards, their drivers, the nodes and the monitors, each with the
  * evidence read and the fix.  The checks read sysfs, /proc, /boot and
- * the modprobe configuration; they open no device but to ask fbcon's map.
+ * the modprobe configuration; they open no device but to ask fbcon's map
+ * and, read only, the DRM card (what KMS shows: src/kms.h).
  */
 
 #include <stdbool.h>

@@ -73,7 +73,7 @@ expect 2 "" "fbclassctl: expected one DEVICE" -- set -g 1 2 3 4 5
 expect 0 "--geometry XRES YRES VXRES VYRES DEPTH" "" -- set --help
 # --help names every column with a description.
 n=$("$FBCLASSCTL" list --help | awk '/^Columns/{on=1; next} on && NF==0 {exit} on && NF>=2' | wc -l)
-check "list --help describes 22 columns" test "$n" -eq 22
+check "list --help describes 23 columns" test "$n" -eq 23
 
 if [ -x "$UMOCKDEV_RUN" ]; then
 	# An empty testbed: a machine without framebuffers.

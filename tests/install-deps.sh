@@ -9,10 +9,11 @@ fi
 packages="
 	build-essential autoconf automake autoconf-archive libtool pkg-config
 	libudev-dev libkmod-dev libsmartcols-dev libjson-c-dev
-	libpixman-1-dev libpng-dev libsysfs-dev
+	libpixman-1-dev libpng-dev libsysfs-dev libdrm-dev
 	umockdev man-db groff-base bsdextrautils util-linux jq python3 python3-jsonschema edid-decode
 	bash-completion zsh
 	qemu-system-x86 busybox-static cpio kmod fbset strace debian-archive-keyring initramfs-tools-core
+	libdrm-tests drm-info socat
 	clang libclang-rt-14-dev valgrind cppcheck clang-format git
 "
 # shellcheck disable=SC2086

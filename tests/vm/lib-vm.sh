@@ -99,11 +99,30 @@ scenario_var() {
 	(eval "$2=" && . "$1" && eval "printf '%s' \"\${$2:-}\"")
 }
 
+# vm_screendumps OUTDIR: while OUTDIR/.qemu-done is missing, answer each
+# "vm-screendump NAME" line the guest prints (guest-lib.sh's screendump)
+# with qemu's own screendump into OUTDIR/NAME.ppm, through the monitor
+# socket: what the emulated monitor shows, for the scenario's host_check.
+vm_screendumps() {
+	local dir=$1 name
+	while [ ! -e "$dir/.qemu-done" ]; do
+		[ -e "$dir/console.log" ] || { sleep 0.2 && continue; }
+		for name in $(tr -d '\r' <"$dir/console.log" |
+			sed -n 's/^vm-screendump \([A-Za-z0-9_-]*\)$/\1/p'); do
+			[ -e "$dir/$name.ppm" ] && continue
+			echo "screendump $dir/$name.ppm" |
+				socat - "UNIX-CONNECT:$dir/monitor.sock" >/dev/null 2>&1
+		done
+		sleep 0.2
+	done
+}
+
 # vm_boot SCENARIO_FILE OUTDIR: boot once; console to OUTDIR/console.log,
 # files the guest sends to OUTDIR/.  Prints the console as it goes when
 # VM_STREAM=1.  Returns qemu's status (124 on timeout).
 vm_boot() {
-	local scen=$1 outdir=$2 name vga cmdline extra accel_opts rc=0 t0 t1
+	local scen=$1 outdir=$2 name vga cmdline extra accel_opts rc=0 t0 t1 dumper=
+	local monitor=(-monitor none)
 	name=$(basename "$scen" .sh)
 	vga=$(scenario_var "$scen" QEMU_VGA)
 	cmdline=$(scenario_var "$scen" KCMDLINE)
@@ -120,6 +139,13 @@ vm_boot() {
 	local cols=${COLUMNS:-}
 	[ -n "$cols" ] || cols=$(tput cols 2>/dev/null) || cols=160
 	vm_slot_take
+	# QEMU_SCREENDUMP=1: the guest asks for qemu's screendumps (vm_screendumps)
+	if [ "$(scenario_var "$scen" QEMU_SCREENDUMP)" = 1 ]; then
+		rm -f "$outdir/.qemu-done" "$outdir"/*.ppm
+		monitor=(-monitor "unix:$outdir/monitor.sock,server,nowait")
+		vm_screendumps "$outdir" &
+		dumper=$!
+	fi
 	t0=$(date +%s.%N)
 	# loglevel=5, not quiet: KERN_WARNING lines (a WARNING's "cut here"
 	# and its report) reach the console, where vm_check_log judges them
@@ -127,7 +153,7 @@ vm_boot() {
 	timeout --foreground -k 5 "$VM_BOOT_TIMEOUT" qemu-system-x86_64 \
 		"${accel_opts[@]}" -m "$VM_MEM" -smp 1 -nographic -no-reboot \
 		-vga "${vga:-none}" -nic none \
-		-serial stdio -serial "file:$outdir/data.txt" -monitor none \
+		-serial stdio -serial "file:$outdir/data.txt" "${monitor[@]}" \
 		-kernel "$KROOT/boot/vmlinuz-$KVER" \
 		-initrd "$outdir/initramfs.cpio.gz" \
 		-append "console=ttyS0 oops=panic panic=-1 loglevel=5 vm.scenario=$name vm.columns=$cols vm.kseries=$KSERIES vm.kpkgver=$KPKGVER $cmdline" \
@@ -139,6 +165,10 @@ vm_boot() {
 			cat >"$outdir/console.log"
 		fi
 	rc=${PIPESTATUS[0]}
+	if [ -n "$dumper" ]; then
+		touch "$outdir/.qemu-done"
+		wait "$dumper"
+	fi
 	t1=$(date +%s.%N)
 	vm_slot_give
 	# shellcheck disable=SC2034 # read by the callers

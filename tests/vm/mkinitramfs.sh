@@ -122,13 +122,16 @@ for tool in fbset jq; do
 	copy_elf "$path" "/usr/bin/$tool"
 done
 # The scenario's GUEST_HELPERS: small C programs of tests/vm/guest/, built
-# next to fbclassctl by make check.
+# next to fbclassctl by make check (unit/kms-dump: one of tests/unit/).
 # shellcheck disable=SC1090
 helpers=$(GUEST_HELPERS=; . "$scenario"; echo "$GUEST_HELPERS")
 for h in $helpers; do
-	hbin=$(dirname "${FBCLASSCTL:-./fbclassctl}")/tests/vm/guest/$h
+	case $h in
+	*/*) hbin=$(dirname "${FBCLASSCTL:-./fbclassctl}")/tests/$h ;;
+	*) hbin=$(dirname "${FBCLASSCTL:-./fbclassctl}")/tests/vm/guest/$h ;;
+	esac
 	[ -x "$hbin" ] || die "guest helper $h: $hbin not built (make check, or make tests/vm/guest/$h)"
-	copy_elf "$hbin" "/usr/bin/$h"
+	copy_elf "$hbin" "/usr/bin/${h##*/}"
 done
 
 # udevadm_path: Debian 12's udevadm (the oracle of path ids): the host's,

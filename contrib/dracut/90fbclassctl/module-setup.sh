@@ -38,6 +38,7 @@ install() {
 		png) without="snap will fail" ;;
 		pixman) without="bench will have no pixman strategy" ;;
 		zlib) without="doctor will not read /proc/config.gz" ;;
+		drm) without="what KMS shows will be \"cannot tell\"" ;;
 		*) without="what needs it will fail" ;;
 		esac
 		dwarn "fbclassctl: $soname not found; $without"

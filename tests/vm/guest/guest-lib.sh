@@ -45,6 +45,15 @@ t_diag_stdin() { sed 's/^/# /'; }
 
 t_done() { echo "1..$t_n"; }
 
+# screendump NAME: the host takes qemu's screendump as NAME.ppm (the
+# scenario sets QEMU_SCREENDUMP=1; lib-vm.sh's vm_screendumps polls the
+# console every 0.2 s), then the guest waits for it: nothing may change
+# the screen in between.
+screendump() {
+	echo "vm-screendump $1"
+	sleep "${VM_SCREENDUMP_WAIT:-3}"
+}
+
 # out_file FILE NAME: send FILE to the host over the data port (/dev/ttyS1),
 # base64 between markers; the host writes it to its result directory as NAME
 # and fails the boot if it did not arrive whole (the "# sent" line).

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The KMS seam through libdrm, dlopen()ed on first use: see kms.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "dlopen.h"
+#include "kms-read.h"
+#include "log.h"
+
+/* Only the commands that say what is shown read KMS: coldplug and the
+ * daemon never map libdrm. */
+#define LIBDRM_SONAME "libdrm.so.2"
+
+const char fb_kms_backend_name[] = "dlopen " LIBDRM_SONAME;
+FB_DLOPEN_NOTE(drm, "drm", "what KMS scans out: CRTCs, planes, FBs and their owners",
+	       "suggested", LIBDRM_SONAME);
+
+#define LIBDRM_SYMBOLS(X)              \
+	X(drmModeGetResources)         \
+	X(drmModeFreeResources)        \
+	X(drmModeGetPlaneResources)    \
+	X(drmModeFreePlaneResources)   \
+	X(drmModeGetCrtc)              \
+	X(drmModeFreeCrtc)             \
+	X(drmModeGetPlane)             \
+	X(drmModeFreePlane)            \
+	X(drmModeGetConnectorCurrent)  \
+	X(drmModeFreeConnector)        \
+	X(drmModeGetEncoder)           \
+	X(drmModeFreeEncoder)          \
+	X(drmModeGetFB2)               \
+	X(drmModeFreeFB2)              \
+	X(drmModeObjectGetProperties)  \
+	X(drmModeFreeObjectProperties) \
+	X(drmModeGetProperty)          \
+	X(drmModeFreeProperty)         \
+	X(drmSetClientCap)             \
+	X(drmGetVersion)               \
+	X(drmFreeVersion)              \
+	X(drmIsMaster)                 \
+	X(drmDropMaster)
+
+static struct {
+#define LIBDRM_FIELD(f) typeof(f) *f;
+	LIBDRM_SYMBOLS(LIBDRM_FIELD)
+#undef LIBDRM_FIELD
+} sym;
+
+static int libdrm_open(void)
+{
+#define LIBDRM_DLSYM(f) FB_DLSYM(f, sym.f),
+	static const struct fb_dlsym syms[] = { LIBDRM_SYMBOLS(LIBDRM_DLSYM) };
+#undef LIBDRM_DLSYM
+	static int state = FB_DL_UNTRIED;
+
+	/* said by the caller as "cannot tell (libdrm not found)" */
+	return fb_dlopen_many(&state, LOG_DEBUG, NULL, LIBDRM_SONAME, "libdrm2", syms,
+			      sizeof(syms) / sizeof(syms[0]));
+}
+
+static int gem_close(int fd, uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	return ioctl(fd, DRM_IOCTL_GEM_CLOSE, &c) < 0 ? -errno : 0;
+}
+
+static void driver_name(int fd, struct kms_card *card)
+{
+	drmVersionPtr v = sym.drmGetVersion(fd);
+
+	if (!v)
+		return;
+	snprintf(card->driver, sizeof(card->driver), "%.*s", v->name_len, v->name);
+	sym.drmFreeVersion(v);
+}
+
+/*
+ * How the card is read without changing what it shows.  The kernel (6.1
+ * and 6.12 alike, drm_file.c) makes any opener of a primary node the DRM
+ * master when the card has none, and the last close of the card restores
+ * the fbdev emulation's mode (drm_lastclose -> drm_client_dev_restore).
+ * A render node cannot answer KMS questions, so the primary node is
+ * opened O_RDONLY, and master, if the open made us it, is dropped at once:
+ * a compositor that lost master (VT switched away) gets it back as before,
+ * and our close is then a plain close.  While a KMS program is master our
+ * open and close change nothing.  On the console (nobody else has the
+ * card open), our close is the last one and the kernel re-commits fbcon's
+ * own mode, the one already shown: the VM tier's screendumps
+ * (tests/vm/scenarios/kms.sh) are identical before and after a read.
+ */
+static int open_card(unsigned minor, char *reason, size_t reason_len)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/dri/card%u", minor);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		int r = -errno;
+
+		snprintf(reason, reason_len, "%s: %s", path, strerror(-r));
+		return r;
+	}
+	if (sym.drmIsMaster(fd) && sym.drmDropMaster(fd) < 0)
+		WRN("%s: cannot drop the DRM master the open gave: %s", path,
+		    strerror(errno));
+	/* per open file: what drm_info asks for, to see every plane and the
+	 * atomic properties (ACTIVE, CRTC_X ...) */
+	sym.drmSetClientCap(fd, DRM_CLIENT_CAP_UNIVERSAL_PLANES, 1);
+	sym.drmSetClientCap(fd, DRM_CLIENT_CAP_ATOMIC, 1);
+	return fd;
+}
+
+static int kms_card_read_libdrm(unsigned minor, struct kms_card *card, char *reason,
+				size_t reason_len)
+{
+	char dri[64];
+	int fd, r;
+	const struct kms_drm_ops o = {
+		.get_resources = sym.drmModeGetResources,
+		.free_resources = sym.drmModeFreeResources,
+		.get_plane_resources = sym.drmModeGetPlaneResources,
+		.free_plane_resources = sym.drmModeFreePlaneResources,
+		.get_crtc = sym.drmModeGetCrtc,
+		.free_crtc = sym.drmModeFreeCrtc,
+		.get_plane = sym.drmModeGetPlane,
+		.free_plane = sym.drmModeFreePlane,
+		.get_connector_current = sym.drmModeGetConnectorCurrent,
+		.free_connector = sym.drmModeFreeConnector,
+		.get_encoder = sym.drmModeGetEncoder,
+		.free_encoder = sym.drmModeFreeEncoder,
+		.get_fb2 = sym.drmModeGetFB2,
+		.free_fb2 = sym.drmModeFreeFB2,
+		.get_properties = sym.drmModeObjectGetProperties,
+		.free_properties = sym.drmModeFreeObjectProperties,
+		.get_property = sym.drmModeGetProperty,
+		.free_property = sym.drmModeFreeProperty,
+		.close_handle = gem_close,
+	};
+	fd = open_card(minor, reason, reason_len);
+	if (fd < 0)
+		return fd;
+	driver_name(fd, card);
+	r = kms_read_card(&o, fd, card, reason, reason_len);
+	close(fd);
+	if (r < 0)
+		return r;
+	snprintf(dri, sizeof(dri), "/sys/kernel/debug/dri/%u", minor);
+	kms_owner_resolve(card, dri);
+	return 0;
+}
+
+int kms_card_read(unsigned minor, struct kms_card *card, char *reason, size_t reason_len)
+{
+	memset(card, 0, sizeof(*card));
+	card->minor = minor;
+	if (libdrm_open() < 0) {
+		snprintf(reason, reason_len, "libdrm not found");
+		return -ELIBACC;
+	}
+	return kms_card_read_libdrm(minor, card, reason, reason_len);
+}

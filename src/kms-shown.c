@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* Is fbcon's buffer on screen: see kms.h. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kms.h"
+#include "log.h"
+#include "macro.h"
+#include "strutil.h"
+
+enum kms_shown kms_card_shown(const struct kms_card *card)
+{
+	bool unknown = false;
+
+	for (size_t i = 0; i < card->n_crtcs; i++) {
+		const struct kms_plane *pl;
+		const struct kms_fb *fb;
+
+		if (!card->crtcs[i].active)
+			continue;
+		pl = kms_card_primary(card, card->crtcs[i].id);
+		fb = pl ? kms_card_fb(card, pl->fb_id) : NULL;
+		if (!fb || fb->gone)
+			unknown |= pl && pl->fb_id;
+		else if (fb->owner.kind == KMS_OWNER_FBCON)
+			return KMS_SHOWN_YES;
+		else
+			unknown |= fb->owner.kind == KMS_OWNER_UNKNOWN;
+	}
+	return unknown ? KMS_SHOWN_UNKNOWN : KMS_SHOWN_NO;
+}
+
+const char *kms_shown_name(enum kms_shown s)
+{
+	return s == KMS_SHOWN_YES ? "yes" : s == KMS_SHOWN_NO ? "no" : "unknown";
+}
+
+enum kms_shown kms_shown_of_card(unsigned minor)
+{
+	/* cards 0..63: what a machine has, read at most once each */
+	static signed char known[64];
+	struct kms_card card;
+	char reason[256];
+
+	if (minor >= ARRAY_SIZE(known))
+		return KMS_SHOWN_UNKNOWN;
+	if (known[minor])
+		return (enum kms_shown)(known[minor] - 1);
+	if (kms_card_read(minor, &card, reason, sizeof(reason)) < 0) {
+		DBG("card%u: what is shown: cannot tell (%s)", minor, reason);
+		known[minor] = KMS_SHOWN_UNKNOWN + 1;
+		return KMS_SHOWN_UNKNOWN;
+	}
+	known[minor] = (signed char)(kms_card_shown(&card) + 1);
+	kms_card_free(&card);
+	return (enum kms_shown)(known[minor] - 1);
+}
+
+static void owner_text(const struct kms_fb *fb, char *buf, size_t len)
+{
+	char *comm;
+
+	switch (fb->owner.kind) {
+	case KMS_OWNER_FBCON:
+		snprintf(buf, len, "[fbcon]");
+		return;
+	case KMS_OWNER_PROCESS:
+		comm = str_escape(fb->owner.comm, sizeof(fb->owner.comm));
+		snprintf(buf, len, "%s[%d]%s", comm ? comm : "?", (int)fb->owner.pid,
+			 fb->owner.master ? ", DRM master" : "");
+		free(comm);
+		return;
+	case KMS_OWNER_UNKNOWN:
+		break;
+	}
+	snprintf(buf, len, "an unknown owner (%s)", fb->owner.reason);
+}
+
+bool kms_connector_scanout(const struct kms_card *card, const struct kms_connector *c,
+			   char *buf, size_t len)
+{
+	const struct kms_crtc *crtc = kms_card_crtc(card, c->crtc_id);
+	const struct kms_plane *pl;
+	const struct kms_fb *fb;
+	char fourcc[5], owner[KMS_REASON_MAX + 64];
+
+	buf[0] = '\0';
+	if (!crtc || !crtc->active)
+		return false;
+	pl = kms_card_primary(card, crtc->id);
+	fb = pl ? kms_card_fb(card, pl->fb_id) : NULL;
+	if (!fb) {
+		snprintf(buf, len, "%s shows no FB on CRTC %u", c->name, crtc->id);
+		return true;
+	}
+	if (fb->gone) {
+		snprintf(buf, len, "%s shows FB %u, freed before it could be read",
+			 c->name, fb->id);
+		return true;
+	}
+	owner_text(fb, owner, sizeof(owner));
+	snprintf(buf, len, "%s shows FB %u %ux%u %s of %s", c->name, fb->id, fb->width,
+		 fb->height, kms_fourcc_str(fb->fourcc, fourcc), owner);
+	return true;
+}

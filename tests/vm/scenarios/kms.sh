@@ -1,0 +1,204 @@
+# The KMS reader (src/kms.h, through tests/unit/kms-dump) on bochs: on the
+# console the plane shows fbcon's FB, owner [fbcon]; while Debian's
+# modetest shows 800x600 the reader says 800x600 and owner modetest, the
+# DRM master; after modetest exits, fbcon's FB again.  Every id, mode,
+# size, format and modifier equals drm_info -j's (the oracle).  list's
+# SHOWN says yes, no, yes; doctor fb0 exits 1 naming modetest.  Neither a
+# read nor list nor doctor changes the screen (qemu's screendump before
+# and after, held equal by host_check) or the DRM master (debugfs'
+# clients); the kernel makes a plain opener master, and the reader drops
+# it (strace).  One boot per kernel covers it all.
+# shellcheck shell=sh disable=SC2034,SC2016
+QEMU_VGA=std
+QEMU_SCREENDUMP=1
+KCMDLINE=""
+MODULES="bochs"
+GUEST_TOOLS="modetest drm_info strace"
+GUEST_HELPERS="unit/kms-dump"
+# 14 screendumps of 3 s each, on top of the boot: more than VM_TIMEOUT
+# when the host is busy
+BOOT_TIMEOUT=300
+
+dri=/sys/kernel/debug/dri/0
+
+# ours FILE: the reader's ids and values in drm_info's terms, one line
+ours() {
+	jq -c '{crtcs: [.crtcs[] | {id, active, mode: (.mode | if . == null then null else
+			{clock, hdisplay, hsync_start, hsync_end, htotal, vdisplay, vsync_start,
+			 vsync_end, vtotal, flags, vrefresh} end)}],
+		planes: [.planes[] | {id, crtc_id, fb_id,
+			type: ({overlay: 0, primary: 1, cursor: 2}[.type]),
+			crtc_x, crtc_y, crtc_w, crtc_h}],
+		connectors: [.connectors[] | {id, status, crtc_id, link_status, dpms}],
+		fbs: [.fbs[] | {id, width, height, format, modifier}] | sort_by(.id)}' "$1"
+}
+
+# theirs FILE: the same out of drm_info -j
+theirs() {
+	jq -c '.["/dev/dri/card0"] | {crtcs: [.crtcs[] | {id,
+			active: (.properties.ACTIVE.value == 1),
+			mode: (if .properties.ACTIVE.value == 1 then .mode |
+				{clock, hdisplay, hsync_start, hsync_end, htotal, vdisplay,
+				 vsync_start, vsync_end, vtotal, flags, vrefresh} else null end)}],
+		planes: [.planes[] | {id, crtc_id, fb_id, type: .properties.type.value,
+			crtc_x: .properties.CRTC_X.value, crtc_y: .properties.CRTC_Y.value,
+			crtc_w: .properties.CRTC_W.value, crtc_h: .properties.CRTC_H.value}],
+		connectors: [.connectors[] | {id, status, crtc_id: (.properties.CRTC_ID.value // 0),
+			link_status: (.properties["link-status"].value // -1),
+			dpms: (.properties.DPMS.value // -1)}],
+		fbs: ([.planes[] | select(.fb != null) | .fb | {id, width, height, format, modifier}]
+			| unique_by(.id))}' "$1"
+}
+
+# masters: the clients of card0 that are master, "comm:pid" a line
+masters() {
+	awk 'NR > 1 && $(NF - 3) == "y" { print $(NF - 6) ":" $(NF - 5) }' "$dri/clients"
+}
+
+# read_round NAME: screendump, a read, screendump, drm_info; the master kept
+read_round() {
+	_m0=$(masters)
+	screendump "$1-before"
+	kms-dump 0 >"/tmp/$1.json" 2>"/tmp/$1.err"
+	t_is "$?" 0 "$1: kms-dump reads card0"
+	screendump "$1-after"
+	t_is "$(masters)" "$_m0" "$1: the DRM master is as before the read (${_m0:-none})"
+	drm_info -j >"/tmp/$1-drm_info.json" 2>/tmp/drm_info.err
+	t_is "$(ours "/tmp/$1.json")" "$(theirs "/tmp/$1-drm_info.json")" \
+		"$1: CRTC, plane, connector and FB ids, modes, sizes, formats equal drm_info -j's"
+	out_file "/tmp/$1.json" "$1.json"
+	out_file "/tmp/$1-drm_info.json" "$1-drm_info.json"
+	# the unit tests' captured answers (tests/unit/kms/)
+	cat "$dri/framebuffer" >"/tmp/$1.framebuffer"
+	cat "$dri/clients" >"/tmp/$1.clients"
+	out_file "/tmp/$1.framebuffer" "$1.framebuffer"
+	out_file "/tmp/$1.clients" "$1.clients"
+}
+
+# list_round NAME WANT RC: list's SHOWN for fb0 is WANT, doctor fb0 exits
+# RC; both leave the screen and the master as they were (host_check
+# compares NAME-list-before and -after)
+list_round() {
+	_m0=$(masters)
+	screendump "$1-list-before"
+	_got=$(fbclassctl list -n -o SHOWN fb0 2>&1)
+	fbclassctl doctor fb0 >"/tmp/$1.doctor" 2>&1
+	_rc=$?
+	screendump "$1-list-after"
+	t_is "$_got" "$2" "$1: list -o SHOWN fb0 says $2"
+	t_is "$_rc" "$3" "$1: doctor fb0 exits $3"
+	[ "$_rc" = "$3" ] || t_diag_stdin <"/tmp/$1.doctor"
+	t_is "$(masters)" "$_m0" "$1: list and doctor leave the DRM master as it was (${_m0:-none})"
+}
+
+# open_master: who is master while this shell holds card0 open (the
+# kernel's own doing, the reason the reader drops master)
+open_master() {
+	exec 8</dev/dri/card0
+	masters | cut -d: -f1 | tr '\n' ' '
+	exec 8<&-
+}
+
+# drops NAME: the DROP_MASTER ioctls of one more read, traced
+drops() {
+	strace -f -e trace=ioctl -o "/tmp/$1.strace" kms-dump 0 >/dev/null 2>&1
+	grep -c 'DRM_IOCTL_DROP_MASTER.* = 0$' "/tmp/$1.strace"
+}
+
+# shown FILE: "WxH owner" of the FB the primary plane of the first active CRTC shows
+shown() {
+	jq -r '(.crtcs[] | select(.active) | .id) as $c | (.planes[] |
+		select(.type == "primary" and .crtc_id == $c) | .fb_id) as $f |
+		(.crtcs[] | select(.id == $c) | .mode | "\(.hdisplay)x\(.vdisplay)") + " " +
+		(.fbs[] | select(.id == $f) | "\(.width)x\(.height) \(.owner.kind) \(.owner.comm)" +
+		" \(.owner.pid) \(.owner.master)")' "$1" | head -n 1
+}
+
+scenario() {
+	t_check "modprobe bochs" modprobe bochs
+	t_check "fb0 appears" sysfs_wait /sys/class/graphics/fb0 10
+	fb_mknod fb0
+	t_check "card0-Virtual-1 appears" sysfs_wait /sys/class/drm/card0-Virtual-1 10
+	# the nodes as devtmpfs makes them: root, 0600
+	mkdir -p /dev/dri
+	mknod -m 600 /dev/dri/card0 c 226 0
+	mknod -m 600 /dev/dri/renderD128 c 226 128
+	mkdir -p /sys/kernel/debug
+	t_check "mount debugfs" mount -t debugfs none /sys/kernel/debug
+	# a blinking cursor would change the screen between two screendumps
+	echo 0 >/sys/class/graphics/fbcon/cursor_blink
+
+	# what the kernel does (6.1 and 6.12 alike): a plain open of the
+	# primary node with no master makes the opener master ...
+	t_is "$(open_master)" "$(cat /proc/$$/comm) " "kernel: opening card0 with no master makes the opener master"
+	screendump open-before
+	open_master >/dev/null
+	screendump open-after
+	# ... so the reader drops it at once, and no longer holds it
+	t_is "$(drops console)" 1 "console: the reader drops the master its open gave it"
+	read_round console
+	list_round console yes 0
+	t_check "console: doctor fb0 says it is on screen" grep -qE '^ok +fb0 +shown +fb0 is on screen' /tmp/console.doctor
+	t_is "$(shown /tmp/console.json)" "1280x800 1280x800 fbcon [fbcon] 0 false" \
+		"console: the primary plane shows fbcon's 1280x800 FB, owner [fbcon]"
+	t_is "$(jq -r '.connectors[0].name' /tmp/console.json)" card0-Virtual-1 \
+		"console: the connector is named as sysfs names it"
+	t_check "console: sysfs has that connector" test -d \
+		"/sys/class/drm/$(jq -r '.connectors[0].name' /tmp/console.json)"
+
+	conn=$(jq '.["/dev/dri/card0"].connectors[0].id' /tmp/console-drm_info.json)
+	mkfifo /tmp/mt.in
+	modetest -M bochs-drm -s "$conn:800x600" </tmp/mt.in >/tmp/mt.out 2>&1 &
+	mtpid=$!
+	exec 7>/tmp/mt.in
+	t_check "modetest becomes master and sets 800x600" wait_for 100 \
+		sh -c "grep -q '^ *modetest *$mtpid .* y ' $dri/clients && grep -q 'size=800x600' $dri/framebuffer"
+	sleep 1
+	t_is "$(open_master)" "modetest " "kernel: opening card0 while modetest is master leaves it master"
+	t_is "$(drops modetest)" 0 "modetest: the reader has no master to drop"
+	read_round modetest
+	list_round modetest no 1
+	t_check "modetest: doctor fb0 names what the connector shows, and whose" grep -q \
+		"card0-Virtual-1 shows FB [0-9]* 800x600 XR24 of modetest\[$mtpid\], DRM master" /tmp/modetest.doctor
+	t_is "$(shown /tmp/modetest.json)" "800x600 800x600 process modetest $mtpid true" \
+		"modetest: the plane shows modetest's 800x600 FB, owner modetest[$mtpid], master"
+	echo >&7
+	exec 7>&-
+	wait "$mtpid"
+	t_diag "modetest: $(tr '\n' ' ' </tmp/mt.out | cut -c1-200)"
+
+	read_round after
+	list_round after yes 0
+	t_is "$(shown /tmp/after.json)" "1280x800 1280x800 fbcon [fbcon] 0 false" \
+		"after modetest exits: fbcon's FB is shown again"
+	t_kernel_clean "no oops, BUG or WARNING"
+}
+
+# host_check: each read left qemu's screen as it was; modetest's screen is
+# not the console's, and is 800x600
+host_check() {
+	_rc=0
+	# open: the last close of card0 has the kernel restore fbcon's mode,
+	# which is the one shown
+	for r in open console modetest after console-list modetest-list after-list; do
+		if cmp -s "$r-before.ppm" "$r-after.ppm"; then
+			echo "ok - $r: the screendumps before and after the read are identical"
+		else
+			echo "not ok - $r: the screen changed across the read ($r-before.ppm, $r-after.ppm)"
+			_rc=1
+		fi
+	done
+	if [ "$(head -c 15 modetest-before.ppm | tr '\n' ' ')" = "P6 800 600 255 " ]; then
+		echo "ok - modetest: qemu shows 800x600"
+	else
+		echo "not ok - modetest: qemu shows $(head -c 15 modetest-before.ppm | tr '\n' ' ')"
+		_rc=1
+	fi
+	if [ "$(head -c 16 console-before.ppm | tr '\n' ' ')" = "P6 1280 800 255 " ]; then
+		echo "ok - console: qemu shows 1280x800"
+	else
+		echo "not ok - console: qemu shows $(head -c 16 console-before.ppm | tr '\n' ' ')"
+		_rc=1
+	fi
+	return "$_rc"
+}
