@@ -29,6 +29,7 @@ extern const struct fb_cmd fb_cmd_coldplug, fb_cmd_hotplug;
 extern const struct fb_cmd fb_cmd_bench;
 extern const struct fb_cmd fb_cmd_daemon, fb_cmd_monitor;
 extern const struct fb_cmd fb_cmd_doctor;
+extern const struct fb_cmd fb_cmd_metrics;
 
 /* ---- what the commands share (src/commands.c) ----
  * Below src/cmd-*.c everything returns 0 or -errno; a command turns that

@@ -29,6 +29,7 @@ static const struct fb_cmd *const commands[] = {
 	&fb_cmd_snap,
 	&fb_cmd_daemon,
 	&fb_cmd_monitor,
+	&fb_cmd_metrics,
 };
 /* clang-format on */
 

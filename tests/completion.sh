@@ -150,7 +150,7 @@ run_checks() {
 		while read -r o arg; do
 			case $arg in
 			'') ;;
-			DIR | FILE | SECS | N | BYTES | MS) ;;
+			DIR | FILE | SECS | N | BYTES | MS | PID) ;;
 			LIST | COLUMN)
 				[ -n "$(offer "fbclassctl $cmd $o ")" ] || bad="$bad $cmd:$o:$arg(nothing offered)"
 				;;
@@ -213,6 +213,7 @@ value_checks() {
 	done
 	expect_eq "monitor takes every subsystem offered" "${bad# }" ""
 	offers "fbclassctl daemon --ready-fd "
+	offers "fbclassctl daemon --reload "
 }
 
 file_checks() {
@@ -226,6 +227,8 @@ file_checks() {
 	offers "fbclassctl snap --dev $d fb0 $d/" "$d/shot.png" "$d/sub"
 	offers "fbclassctl snap --all $d/" "$d/sub"
 	offers "fbclassctl snap fb0 $d/shot.png $d/"
+	offers "fbclassctl metrics --output $d/" "$d/notes.txt" "$d/shot.png" "$d/sub"
+	offers "fbclassctl metrics -o $d/n" "$d/notes.txt"
 }
 
 # devices, from the umockdev tree
