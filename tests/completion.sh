@@ -243,6 +243,8 @@ device_checks() {
 	offers "fbclassctl holders c" card0 card1
 	offers "fbclassctl unload --force f" fb0 fb1
 	offers "fbclassctl unload fb0 "
+	offers "fbclassctl wait --connected f" fb0 fb1
+	offers "fbclassctl wait fb0 "
 	offers "fbclassctl info /dev/f" /dev/fb0 /dev/fb1
 	offers "fbclassctl holders /sys/" /sys/class/graphics/fb0 /sys/class/graphics/fb1
 	offers "fbclassctl snap " fb0 fb1

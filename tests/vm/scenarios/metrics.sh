@@ -3,7 +3,9 @@
 # the monitor from the EDID; promtool (host) accepts what it and the
 # daemon wrote.  A connector forced off shows in the daemon's --metrics
 # file within 2 s, and connected again after detect; vfb loaded shows as a
-# second framebuffer.  (Writing the status file sends no uevent on 6.1 or
+# second framebuffer.  wait returns at once for what is there, times out
+# for what is not, and returns when vfb is loaded a second later, through
+# a burst of unrelated uevents.  (Writing the status file sends no uevent on 6.1 or
 # 6.12, see display.sh: a change written to card0's uevent file tells, as
 # a real unplug's HOTPLUG=1 change does.)
 # shellcheck shell=sh disable=SC2034,SC2154
@@ -47,7 +49,26 @@ scenario() {
 	echo change >/sys/class/drm/card0/uevent
 	t_check "detect: connected again within 2 s" wait_for 20 has "$prom" \
 		"fbclassctl_connector_status{$conn,status=\"connected\"} 1"
+	# wait: at once for what is there, a timeout for what is not, and
+	# through a burst of unrelated uevents until vfb comes a second later
+	fbclassctl wait -t 5 fb0
+	t_is "$?" 0 "wait fb0: there at once"
+	fbclassctl wait -t 0.5 fb1 2>/dev/null
+	t_is "$?" 4 "wait -t 0.5 fb1: not there, exit 4"
+	fbclassctl wait -t 30 --connected card0-Virtual-1
+	t_is "$?" 0 "wait --connected card0-Virtual-1: connected at once"
+	fbclassctl wait -t 30 fb1 2>/tmp/wait.err &
+	wpid=$!
+	i=0
+	while [ "$i" -lt 300 ]; do
+		echo change >/sys/devices/virtual/mem/null/uevent
+		i=$((i + 1))
+	done
+	sleep 1
+	t_check "wait fb1: still waiting after 300 unrelated uevents and 1 s" kill -0 "$wpid"
 	t_check "modprobe vfb vfb_enable=1" modprobe vfb vfb_enable=1
+	wait "$wpid"
+	t_is "$?" 0 "wait fb1: returns 0 once vfb is loaded"
 	t_check "vfb: two framebuffers in the file within 2 s" wait_for 20 has "$prom" \
 		"fbclassctl_framebuffers 2"
 	t_check "no temporary file left beside it" test "$(ls -A /tmp/m)" = fb.prom
