@@ -104,6 +104,10 @@ int fb_reload_request(pid_t pid)
 	if (pidfd < 0 && errno == ESRCH)
 		return log_errno(-ESRCH, "--reload %d: no such process", (int)pid);
 	if (sigqueue(pid, FB_RELOAD_SIGNAL, (union sigval){ .sival_int = 0 }) < 0)
-		return log_errno(-errno, "--reload %d: cannot signal it: %m", (int)pid);
+		return errno == ESRCH
+			       ? log_errno(-ESRCH, "--reload %d: no such process",
+					   (int)pid)
+			       : log_errno(-errno, "--reload %d: cannot signal it: %m",
+					   (int)pid);
 	return reload_wait(pid, sfd, pidfd);
 }

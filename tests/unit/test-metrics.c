@@ -96,6 +96,7 @@ static int reader(const char *path, const char *a, size_t alen, const char *b,
 		else {
 			fprintf(stderr, "read %u: %zu bytes, neither version\n", reads,
 				len);
+			free(got);
 			return 1;
 		}
 		free(got);
@@ -128,8 +129,13 @@ static void test_replace_race(void)
 	pid = fork();
 	ASSERT_TRUE(pid >= 0);
 	if (pid == 0) {
+		int rc;
+
 		close(stop[1]);
-		_exit(reader(path, a, alen, b, blen, stop[0]));
+		rc = reader(path, a, alen, b, blen, stop[0]);
+		free(a); /* valgrind looks at the child too */
+		free(b);
+		_exit(rc);
 	}
 	close(stop[0]);
 	for (int i = 0; i < 1000; i++)
