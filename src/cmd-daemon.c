@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "commands.h"
+#include "daemon-reload.h"
 #include "daemon.h"
 #include "log.h"
 #include "nodemgr.h"
@@ -17,7 +18,8 @@ static void daemon_help(void)
 	       "Keep /dev/fbN nodes and links right on kernel uevents, in the foreground.\n"
 	       "Listens to the kernel (never to other processes), runs a full coldplug,\n"
 	       "then signals readiness (NOTIFY_SOCKET, --ready-fd).  SIGHUP reloads the\n"
-	       "rules and runs a coldplug; SIGTERM and SIGINT exit 0.\n"
+	       "rules and runs a coldplug (RELOADING=1, then READY=1 on NOTIFY_SOCKET);\n"
+	       "SIGTERM and SIGINT exit 0.\n"
 	       "\n"
 	       "Options:\n"
 	       "  --dev DIR           manage nodes under DIR (default /dev)\n"
@@ -30,6 +32,10 @@ static void daemon_help(void)
 	       "  --validate          validate each device whose node an event creates\n"
 	       "  --coalesce MS       after a batch of change events, wait MS milliseconds\n"
 	       "                      before reading more (default 20; 0: never wait)\n"
+	       "  --metrics FILE      write the display health to FILE (as 'metrics -o')\n"
+	       "                      at start, on reload and on graphics or DRM uevents\n"
+	       "  --reload PID        ask the daemon PID to reload, and wait until it has\n"
+	       "                      (ExecReload= for systemd before 253)\n"
 	       "  -h, --help          show this help\n");
 }
 
@@ -48,6 +54,8 @@ static int do_daemon(int argc, char *argv[])
 	o.nm.validator = fb_bench_quick; /* --validate: bench's quick mode */
 	if (o.syslog)
 		log_set_syslog(true);
+	if (o.reload_pid)
+		return fb_exit_code(fb_reload_request(o.reload_pid));
 	r = nodemgr_rules_load(&o.nm, &rules);
 	if (r < 0)
 		/* A rules file to fix at start is a usage error. */

@@ -12,7 +12,8 @@ enum {
 	FB_EXIT_ERROR = 1,
 	FB_EXIT_USAGE = 2,
 	FB_EXIT_VALIDATION = 3,
-	FB_EXIT_REFUSED = 4, /* set: the driver refuses the request */
+	FB_EXIT_REFUSED = 5, /* set: the driver refuses the request */
+	FB_EXIT_TIMEOUT = 6, /* wait: the condition did not come */
 };
 
 struct fb_cmd {
@@ -31,6 +32,8 @@ extern const struct fb_cmd fb_cmd_bench;
 extern const struct fb_cmd fb_cmd_daemon, fb_cmd_monitor;
 extern const struct fb_cmd fb_cmd_doctor;
 extern const struct fb_cmd fb_cmd_set;
+extern const struct fb_cmd fb_cmd_metrics;
+extern const struct fb_cmd fb_cmd_wait;
 
 /* ---- what the commands share (src/commands.c) ----
  * Below src/cmd-*.c everything returns 0 or -errno; a command turns that

@@ -19,10 +19,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon-reload.h"
 #include "daemon.h"
 #include "idle-memory.h"
 #include "log.h"
 #include "macro.h"
+#include "metrics.h"
 #include "modules.h"
 #include "nodes.h"
 #include "rules.h"
@@ -85,11 +87,35 @@ static int parse_buffer_size(const char *s, unsigned *out)
 	return 0;
 }
 
+/* --metrics FILE, --reload PID.  0 or -EINVAL (said). */
+static int daemon_parse_metrics_reload(bool reload, const char *arg,
+				       struct fb_daemon_opts *o)
+{
+	int pid;
+
+	if (!reload) {
+		if (!*arg) {
+			ERR("--metrics: empty file name");
+			return -EINVAL;
+		}
+		o->metrics = arg;
+		return 0;
+	}
+	if (parse_fd(arg, &pid) < 0 || pid < 1) {
+		ERR("--reload: \"%s\" is not a process id", arg);
+		return -EINVAL;
+	}
+	o->reload_pid = pid;
+	return 0;
+}
+
 enum {
 	OPT_BUFFER_SIZE = NODEMGR_OPT_END,
 	OPT_READY_FD,
 	OPT_SYSLOG,
 	OPT_COALESCE,
+	OPT_METRICS,
+	OPT_RELOAD,
 };
 
 int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
@@ -103,6 +129,8 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 		{ "syslog", no_argument, NULL, OPT_SYSLOG },
 		NODEMGR_OPTION_VALIDATE,
 		{ "coalesce", required_argument, NULL, OPT_COALESCE },
+		{ "metrics", required_argument, NULL, OPT_METRICS },
+		{ "reload", required_argument, NULL, OPT_RELOAD },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -153,6 +181,11 @@ int fb_daemon_parse_args(int argc, char *argv[], struct fb_daemon_opts *o)
 			break;
 		case OPT_SYSLOG:
 			o->syslog = true;
+			break;
+		case OPT_METRICS:
+		case OPT_RELOAD:
+			if (daemon_parse_metrics_reload(c == OPT_RELOAD, optarg, o) < 0)
+				return -EINVAL;
 			break;
 		case 'h':
 			o->help = true;
@@ -215,6 +248,7 @@ struct daemon {
 	bool resync; /* events were lost, or too many devices: full coldplug */
 	bool relink; /* a DRM card changed: plan and apply every link again */
 	bool release; /* events came since memory was last given back */
+	bool metrics_dirty; /* a graphics or drm event: --metrics is written again */
 };
 
 /* The kernel monitor of graphics and drm events, and of the buses whose
@@ -226,6 +260,20 @@ static int monitor_open(struct fb_monitor **monp, bool buses, unsigned buffer_si
 
 	return fb_monitor_open(monp, subsystems, buses ? ARRAY_SIZE(subsystems) : 2,
 			       buffer_size);
+}
+
+/* --metrics FILE: written at start, on reload and after a batch that held
+ * a graphics or drm event.  A failure was reported; the next event tries
+ * again. */
+static void write_metrics(struct daemon *d)
+{
+	const struct metrics_opts mo = { .devdir = d->o->nm.devdir,
+					 .proc_dir = "/proc",
+					 .boot_dir = "/boot" };
+
+	d->metrics_dirty = false;
+	if (d->o->metrics)
+		metrics_write_file(d->o->metrics, &mo);
 }
 
 /* A full coldplug: at start, after lost events, on SIGHUP.  What failed
@@ -282,6 +330,8 @@ static void handle_device(struct daemon *d, const struct fb_monitor_event *ev)
 	unsigned long long seq = ev->seqnum;
 	unsigned n;
 
+	if (streq_ptr(subsystem, "graphics") || streq_ptr(subsystem, "drm"))
+		d->metrics_dirty = true;
 	/* Other subsystems use seqnums too: a gap is normal, but says so. */
 	if (d->last_seqnum && seq != d->last_seqnum + 1)
 		DBG("SEQNUM %llu after %llu: %llu events not for us or lost", seq,
@@ -351,16 +401,22 @@ static bool drain_events(struct daemon *d)
 		sync_dirty(d);
 	if (d->relink && !d->resync)
 		relink(d);
+	if (d->metrics_dirty || d->resync)
+		write_metrics(d);
 	d->resync = false;
 	d->relink = false;
 	d->n_dirty = 0;
 	return changes_only;
 }
 
+/* SIGHUP, or FB_RELOAD_SIGNAL from "daemon --reload": the rules read
+ * again, a coldplug, the metrics; systemd is told when it starts and
+ * ends. */
 static void reload(struct daemon *d)
 {
 	struct fb_rules fresh = {};
 
+	fb_reload_notify_start();
 	if (nodemgr_rules_load(&d->o->nm, &fresh) < 0) {
 		ERR("%s: not reloaded; the rules read before stay in force",
 		    d->o->nm.config);
@@ -372,7 +428,9 @@ static void reload(struct daemon *d)
 		*d->rules = fresh;
 	}
 	daemon_coldplug(d, "after SIGHUP");
+	write_metrics(d);
 	d->release = true;
+	fb_reload_notify_done();
 }
 
 static void signal_ready(const struct fb_daemon_opts *o)
@@ -429,11 +487,17 @@ static int daemon_loop(struct daemon *d)
 		}
 		if (!p[0].revents || read(d->sfd, &si, sizeof(si)) != sizeof(si))
 			continue;
-		if (si.ssi_signo == SIGHUP) {
-			INF("SIGHUP: reloading %s", d->o->nm.config);
+		if (si.ssi_signo == SIGHUP || fb_reload_is_request(&si)) {
+			INF("%s: reloading %s",
+			    si.ssi_signo == SIGHUP ? "SIGHUP" : "reload asked",
+			    d->o->nm.config);
 			reload(d);
+			if (fb_reload_is_request(&si))
+				fb_reload_answer(&si);
 			continue;
 		}
+		if ((int)si.ssi_signo == FB_RELOAD_SIGNAL)
+			continue; /* not queued by --reload: not for us */
 		INF("%s: exiting", strsignal((int)si.ssi_signo));
 		fb_notify("STOPPING=1");
 		return 0;
@@ -442,7 +506,7 @@ static int daemon_loop(struct daemon *d)
 
 int fb_daemon_run(const struct fb_daemon_opts *o, struct fb_rules *rules)
 {
-	static const int sigs[] = { SIGHUP, SIGTERM, SIGINT };
+	const int sigs[] = { SIGHUP, SIGTERM, SIGINT, FB_RELOAD_SIGNAL };
 	struct daemon d = { .o = o, .rules = rules, .sfd = -1 };
 	int r;
 
@@ -452,6 +516,7 @@ int fb_daemon_run(const struct fb_daemon_opts *o, struct fb_rules *rules)
 		r = monitor_open(&d.mon, o->nm.load_modules, o->buffer_size);
 	if (r >= 0) {
 		daemon_coldplug(&d, "at start");
+		write_metrics(&d);
 		signal_ready(o);
 		INF("daemon ready (%s, rules %s)", o->nm.devdir, o->nm.config);
 		/* what only the start ran need not stay */

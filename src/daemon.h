@@ -35,6 +35,8 @@ struct fb_daemon_opts {
 	unsigned coalesce_ms; /* see FB_DAEMON_COALESCE_DEFAULT; 0: never wait */
 	int ready_fd; /* -1: none */
 	bool syslog;
+	const char *metrics; /* --metrics FILE; NULL: none */
+	int reload_pid; /* --reload PID: ask it to reload, and wait; 0: none */
 	bool help; /* --help was given: the command prints its help */
 };
 

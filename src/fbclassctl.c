@@ -31,6 +31,8 @@ static const struct fb_cmd *const commands[] = {
 	&fb_cmd_set,
 	&fb_cmd_daemon,
 	&fb_cmd_monitor,
+	&fb_cmd_metrics,
+	&fb_cmd_wait,
 };
 /* clang-format on */
 

@@ -150,9 +150,9 @@ run_checks() {
 		while read -r o arg; do
 			case $arg in
 			'') ;;
-			DIR | FILE | SECS | N | BYTES | MS) ;;
 			# set's: numbers, an fb.modes name, true or false
 			XRES | PIXCLOCK | RGBA | POS | NAME | BOOL) ;;
+			DIR | FILE | SECS | N | BYTES | MS | PID) ;;
 			LIST | COLUMN)
 				[ -n "$(offer "fbclassctl $cmd $o ")" ] || bad="$bad $cmd:$o:$arg(nothing offered)"
 				;;
@@ -215,6 +215,7 @@ value_checks() {
 	done
 	expect_eq "monitor takes every subsystem offered" "${bad# }" ""
 	offers "fbclassctl daemon --ready-fd "
+	offers "fbclassctl daemon --reload "
 }
 
 file_checks() {
@@ -228,6 +229,8 @@ file_checks() {
 	offers "fbclassctl snap --dev $d fb0 $d/" "$d/shot.png" "$d/sub"
 	offers "fbclassctl snap --all $d/" "$d/sub"
 	offers "fbclassctl snap fb0 $d/shot.png $d/"
+	offers "fbclassctl metrics --output $d/" "$d/notes.txt" "$d/shot.png" "$d/sub"
+	offers "fbclassctl metrics -o $d/n" "$d/notes.txt"
 }
 
 # devices, from the umockdev tree
@@ -242,6 +245,8 @@ device_checks() {
 	offers "fbclassctl holders c" card0 card1
 	offers "fbclassctl unload --force f" fb0 fb1
 	offers "fbclassctl unload fb0 "
+	offers "fbclassctl wait --connected f" fb0 fb1
+	offers "fbclassctl wait fb0 "
 	offers "fbclassctl info /dev/f" /dev/fb0 /dev/fb1
 	offers "fbclassctl holders /sys/" /sys/class/graphics/fb0 /sys/class/graphics/fb1
 	offers "fbclassctl snap " fb0 fb1

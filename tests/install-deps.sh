@@ -11,6 +11,7 @@ packages="
 	libudev-dev libkmod-dev libsmartcols-dev libjson-c-dev
 	libpixman-1-dev libpng-dev libsysfs-dev libdrm-dev
 	umockdev man-db groff-base bsdextrautils util-linux jq python3 python3-jsonschema edid-decode
+	prometheus
 	bash-completion zsh
 	qemu-system-x86 busybox-static cpio kmod fbset strace debian-archive-keyring initramfs-tools-core
 	libdrm-tests drm-info socat

@@ -19,7 +19,7 @@ mk() { make -s --no-print-directory -C "$top_builddir" "$@"; }
 mk install-dirs >"$work/dirs" || { not_ok "make install-dirs"; finish; exit 1; }
 while IFS='=' read -r k v; do
 	case $k in
-	bindir | mandir | docdir | systemdsystemunitdir | bashcompletiondir | zshcompletiondir | \
+	bindir | mandir | docdir | systemdsystemunitdir | systemdservicetype | bashcompletiondir | zshcompletiondir | \
 		initramfstoolsdir | dracutmodulesdir) printf -v "$k" '%s' "$v" ;;
 	esac
 done <"$work/dirs"
@@ -50,6 +50,8 @@ installed 755 "$docdir/examples/s6/fbclassctl/run"
 installed 644 "$docdir/examples/s6/fbclassctl/notification-fd"
 installed 644 "$docdir/examples/s6/fbclassctl/type"
 installed 755 "$docdir/examples/runit/fbclassctl/run"
+installed 644 "$docdir/examples/systemd/fbclassctl-metrics.service"
+installed 644 "$docdir/examples/systemd/fbclassctl-metrics.timer"
 if [ "$initramfstoolsdir" != no ]; then
 	installed 755 "$initramfstoolsdir/hooks/fbclassctl"
 	installed 755 "$initramfstoolsdir/scripts/init-top/fbclassctl"
@@ -66,7 +68,19 @@ if [ "$systemdsystemunitdir" != no ]; then
 	installed 644 "$systemdsystemunitdir/fbclassctl.service"
 	expect_eq "the unit's ExecStart is the installed binary" \
 		"$(sed -n 's/^ExecStart=//p' "$unit" 2>/dev/null)" "$bindir/fbclassctl daemon --load-modules"
-	check "the unit has no @VARIABLE@ left" sh -c '! grep -n "@[a-z_]*@" "$1"' _ "$unit"
+	check "the unit has no @VARIABLE@ left" sh -c '! grep -n "@[A-Za-z_]*@" "$1"' _ "$unit"
+	# reload without /bin/kill (a minimal Debian has no procps): systemd
+	# 253+ natively, 252 through the daemon's own --reload, which waits
+	types=$(sed -n 's/^Type=//p' "$unit")
+	reloads=$(sed -n 's/^ExecReload=//p' "$unit")
+	expect_eq "the unit's Type= is configure's ($systemdservicetype)" "$types" "$systemdservicetype"
+	case $systemdservicetype in
+	notify) expect_eq "Type=notify: ExecReload= is the daemon's own --reload" \
+		"$reloads" "$bindir/fbclassctl daemon --reload \$MAINPID" ;;
+	notify-reload) expect_eq "Type=notify-reload: no ExecReload=" "$reloads" "" ;;
+	*) not_ok "make install-dirs: unknown systemdservicetype '$systemdservicetype'" ;;
+	esac
+	check "the unit runs no kill" sh -c '! grep -n "^Exec.*kill" "$1"' _ "$unit"
 else
 	expect_eq "no unit installed (--with-systemdsystemunitdir=no)" "$(find "$dest" -name fbclassctl.service)" ""
 fi

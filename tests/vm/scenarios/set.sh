@@ -110,20 +110,20 @@ EOF2
 		t_ok "--test says what the driver would change" ||
 		{ t_not_ok "--test says what the driver would change"; t_diag_stdin </tmp/set.out; }
 
-	# refused: the old mode stays, the field is named, exit 4; fbset refuses it too
+	# refused: the old mode stays, the field is named, exit 5; fbset refuses it too
 	restore
 	_before=$(var_of fb0)
 	t_is "$(fbset -fb /dev/fb0 -g 1024 768 1024 1536 32 >/dev/null 2>&1; echo $?)" 1 \
 		"fbset: 1024x1536 at 32 bpp does not fit in 4 MiB"
 	restore
-	t_is "$(fbclassctl set fb0 -g 1024 768 1024 1536 32 >/tmp/set.out 2>/tmp/set.err; echo $?)" 4 \
-		"set: the refused mode exits 4"
+	t_is "$(fbclassctl set fb0 -g 1024 768 1024 1536 32 >/tmp/set.out 2>/tmp/set.err; echo $?)" 5 \
+		"set: the refused mode exits 5"
 	t_is "$(var_of fb0)" "$_before" "set: a refused mode leaves the old one"
 	grep -q 'refuses the mode.*yres_virtual: 1024x1536 at 32 bpp needs 6291456 bytes' /tmp/set.err &&
 		t_ok "set names yres_virtual and the memory" ||
 		{ t_not_ok "set names yres_virtual and the memory"; t_diag_stdin </tmp/set.err; }
-	t_is "$(fbclassctl set fb0 -g 640 480 640 480 64 >/dev/null 2>/tmp/set.err; echo $?)" 4 \
-		"set: 64 bpp is refused (exit 4)"
+	t_is "$(fbclassctl set fb0 -g 640 480 640 480 64 >/dev/null 2>/tmp/set.err; echo $?)" 5 \
+		"set: 64 bpp is refused (exit 5)"
 	grep -q 'the depth (bits_per_pixel, rgba)' /tmp/set.err &&
 		t_ok "set names the depth" || { t_not_ok "set names the depth"; t_diag_stdin </tmp/set.err; }
 	t_is "$(var_of fb0)" "$_before" "set: 64 bpp leaves the old mode"
@@ -156,13 +156,13 @@ EOF2
 	t_check "fb1 appears (bochs-drm)" sysfs_wait /sys/class/graphics/fb1 10
 	fb_mknod fb1
 	_before=$(var_of fb1)
-	t_is "$(fbclassctl set fb1 -g 1280 800 1280 800 32 >/dev/null 2>/tmp/set.err; echo $?)" 4 \
-		"bochs-drm: set exits 4"
+	t_is "$(fbclassctl set fb1 -g 1280 800 1280 800 32 >/dev/null 2>/tmp/set.err; echo $?)" 5 \
+		"bochs-drm: set exits 5"
 	grep -qE '^  video=Virtual-1:1280x800@[0-9]+$' /tmp/set.err &&
 		t_ok "bochs-drm: video=Virtual-1:1280x800@HZ" ||
 		{ t_not_ok "bochs-drm: video=Virtual-1:1280x800@HZ"; t_diag_stdin </tmp/set.err; }
-	t_is "$(fbclassctl set fb1 -g 1234 567 1234 567 32 >/dev/null 2>/tmp/set.err; echo $?)" 4 \
-		"bochs-drm: a size the connector lacks: exit 4"
+	t_is "$(fbclassctl set fb1 -g 1234 567 1234 567 32 >/dev/null 2>/tmp/set.err; echo $?)" 5 \
+		"bochs-drm: a size the connector lacks: exit 5"
 	grep -q 'no connected connector of card0 offers 1234x567' /tmp/set.err &&
 		! grep -q '^  video=' /tmp/set.err && t_ok "bochs-drm: no video= for a size not offered" ||
 		{ t_not_ok "bochs-drm: no video= for a size not offered"; t_diag_stdin </tmp/set.err; }

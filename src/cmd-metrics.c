@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* fbclassctl metrics: the display health for Prometheus (src/metrics.c). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+
+#include "commands.h"
+#include "log.h"
+#include "metrics.h"
+#include "nodes.h"
+
+static void metrics_usage(void)
+{
+	printf("Usage: fbclassctl metrics [options]\n"
+	       "\n"
+	       "Print the display health in the Prometheus text format that\n"
+	       "node_exporter's textfile collector reads: each framebuffer, each DRM\n"
+	       "connector and its monitor, doctor's problems per check, the version.\n"
+	       "Problems go into the metrics: the exit status is 0 once they are written.\n"
+	       "\n"
+	       "Options:\n"
+	       "  -o, --output FILE  write FILE atomically (a temporary file beside it,\n"
+	       "                     then renamed), e.g. a .prom file in the collector's\n"
+	       "                     directory; default: standard output\n"
+	       "      --dev DIR      device directory (default /dev)\n"
+	       "  -h, --help         show this help\n");
+}
+
+static int do_metrics(int argc, char *argv[])
+{
+	enum { OPT_DEV = 0x100 };
+	static const struct option options[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "dev", required_argument, NULL, OPT_DEV },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	struct metrics_opts o = { .devdir = "/dev",
+				  .proc_dir = "/proc",
+				  .boot_dir = "/boot" };
+	const char *output = NULL;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			if (!*optarg) {
+				ERR("--output: empty file name");
+				return fb_usage_error("metrics");
+			}
+			output = optarg;
+			break;
+		case OPT_DEV:
+			if (node_devdir_check(optarg) < 0)
+				return fb_usage_error("metrics");
+			o.devdir = optarg;
+			break;
+		case 'h':
+			metrics_usage();
+			return FB_EXIT_OK;
+		default:
+			return fb_usage_error("metrics");
+		}
+	}
+	if (optind < argc) {
+		ERR("metrics: unexpected argument '%s'", argv[optind]);
+		return fb_usage_error("metrics");
+	}
+	if (output)
+		return fb_exit_code(metrics_write_file(output, &o));
+	r = metrics_print(stdout, &o);
+	if (fflush(stdout) != 0 && r == 0)
+		r = -errno;
+	if (r < 0)
+		log_errno(r, "standard output: cannot write the metrics: %m");
+	return fb_exit_code(r);
+}
+
+const struct fb_cmd fb_cmd_metrics = {
+	.name = "metrics",
+	.cmd = do_metrics,
+	.help = "display health in the Prometheus text format (node_exporter)",
+};

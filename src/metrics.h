@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+/*
+ * The display health of the machine in the Prometheus text exposition
+ * format (0.0.4), as node_exporter's textfile collector reads it: HELP and
+ * TYPE lines, every family's samples together, no timestamps.  Problems
+ * (a class that cannot be read, a missing node, doctor's findings) are
+ * metrics, not errors: only writing the file can fail.
+ */
+
+#include <stdio.h>
+
+/* Input bytes of one label value at most; the rest is cut. */
+#define METRICS_LABEL_MAX 256
+
+struct metrics_opts {
+	const char *devdir; /* where the nodes are: /dev */
+	const char *proc_dir; /* for doctor: /proc */
+	const char *boot_dir; /* for doctor: /boot */
+};
+
+/*
+ * Write s as a label value, between the quotes: a backslash, double quote
+ * and newline escaped as the format says (a reader gets them back); any
+ * other control byte, and any byte that is not valid UTF-8, as
+ * str_escape() shows it ("\x1b"), escaped once more.  At most
+ * METRICS_LABEL_MAX input bytes ("..." appended).
+ */
+void metrics_put_label_value(FILE *f, const char *s);
+
+/* Scan the graphics and DRM classes, run doctor's checks, and print every
+ * metric to f.  0, or -errno when f could not be written (not reported). */
+int metrics_print(FILE *f, const struct metrics_opts *o);
+
+/*
+ * Replace path with len bytes of data atomically: a temporary file in the
+ * same directory (".NAME.XXXXXX", which the textfile collector does not
+ * read), mode 0644, written, synced, then renamed over path.  A reader
+ * sees the old file or the new one, never a part.  On any failure the
+ * temporary file is removed and path left as it was.  0 or -errno
+ * (reported, naming path and the cause).
+ */
+int metrics_file_replace(const char *path, const char *data, size_t len);
+
+/* metrics_print() into memory, then metrics_file_replace().  0 or -errno
+ * (reported). */
+int metrics_write_file(const char *path, const struct metrics_opts *o);
