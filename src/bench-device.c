@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "display.h"
 #include "kernel-hazards.h"
 #include "log.h"
 
@@ -124,6 +125,41 @@ static int bench_map(const char *name, struct fb_bench_dev *dev,
 	return 0;
 }
 
+/* Whether the node takes read(2) and write(2): one row read at the visible
+ * area and written back as it was (a driver without them says EINVAL,
+ * EPERM, ENOSYS...). */
+static void bench_probe_rw(struct fb_bench_dev *dev)
+{
+	size_t row = fbk_row_bytes(dev->vis.bpp, dev->vis.width);
+	uint8_t *buf = malloc(row);
+
+	if (!buf)
+		return; /* unknown: tried in the run, an error there */
+	dev->no_read = pread(dev->fd, buf, row, dev->vis_offset) != (ssize_t)row;
+	if (!dev->no_read)
+		dev->no_write =
+			pwrite(dev->fd, buf, row, dev->vis_offset) != (ssize_t)row;
+	if (dev->no_read || dev->no_write)
+		INF("%s: the node refuses %s: %s", dev->name,
+		    dev->no_read ? "read(2)" : "write(2)", strerror(errno));
+	free(buf);
+}
+
+/* What auto decides from: the id, the kind, the driver, smem_start. */
+static void bench_facts(const struct fb_device *fbdev, struct fb_bench_dev *dev,
+			struct fb_bench_mapping *m)
+{
+	const struct fb_fix_screeninfo *fix = &m->hw.fix;
+
+	memcpy(m->id, fix->id, sizeof(fix->id));
+	m->id[sizeof(fix->id)] = '\0';
+	dev->facts.id = m->id;
+	dev->facts.kind = fb_kind_name(fb_kind_of(fbdev, m->id, NULL));
+	for (size_t i = 0; i < fbdev->n_parents && !dev->facts.driver; i++)
+		dev->facts.driver = fbdev->parents[i].driver;
+	dev->facts.smem_start = fix->smem_start;
+}
+
 int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 			 struct fb_bench_dev *dev, struct fb_bench_mapping *m)
 {
@@ -160,9 +196,12 @@ int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 		(struct fbk_surface){ NULL, fix->line_length, var->xres, var->yres, bpp };
 	dev->vis_offset = (off_t)vis;
 	kernel_hazards_warn(fbdev);
+	bench_facts(fbdev, dev, m);
 	r = bench_map(fbdev->name, dev, m, in_page, vis);
-	if (r == 0)
+	if (r == 0) {
+		bench_probe_rw(dev);
 		return 0;
+	}
 fail:
 	fb_bench_device_close(dev, m);
 	return r;

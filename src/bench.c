@@ -28,13 +28,13 @@ enum strat_kind {
 	ST_WRITE, /* write(2)/pwrite of whole frames to the node */
 	ST_READ, /* read(2)/pread of whole frames from the node */
 	ST_SHADOW, /* draw into a RAM copy of the frame, then upload the changed rows */
+	ST_AUTO, /* what fb_bench_choose() picks for the device and op */
 };
 
 struct strategy {
 	const char *name;
 	enum strat_kind kind;
 	int method;
-	bool quick; /* the one strategy --quick runs */
 	bool subbyte; /* usable below 8 bpp */
 };
 
@@ -45,21 +45,22 @@ struct opdef {
 	bool validate;
 };
 
-#define FILL_STRATEGIES(quick_auto)                                                     \
-	{ "memset", ST_FILL, FBK_FILL_MEMSET, false, true },                            \
-		{ "scalar32", ST_FILL, FBK_FILL_SCALAR32 },                             \
-		{ "stos", ST_FILL, FBK_FILL_STOS }, { "sse2", ST_FILL, FBK_FILL_SSE2 }, \
-		{ "avx2", ST_FILL, FBK_FILL_AVX2 },                                     \
-		{ "sse2-nt", ST_FILL, FBK_FILL_SSE2_NT },                               \
-		{ "avx2-nt", ST_FILL, FBK_FILL_AVX2_NT },                               \
-		{ "pixman", ST_FILL, FBK_FILL_PIXMAN },                                 \
-	{                                                                               \
-		"auto", ST_FILL, FBK_FILL_AUTO, quick_auto, true                        \
+#define AUTO_STRATEGY                    \
+	{                                \
+		"auto", ST_AUTO, 0, true \
 	}
 
 static const struct strategy fill_strategies[] = {
-	FILL_STRATEGIES(true),
-	{ "write", ST_WRITE, 0, false, true },
+	{ "memset", ST_FILL, FBK_FILL_MEMSET, true },
+	{ "scalar32", ST_FILL, FBK_FILL_SCALAR32 },
+	{ "stos", ST_FILL, FBK_FILL_STOS },
+	{ "sse2", ST_FILL, FBK_FILL_SSE2 },
+	{ "avx2", ST_FILL, FBK_FILL_AVX2 },
+	{ "sse2-nt", ST_FILL, FBK_FILL_SSE2_NT },
+	{ "avx2-nt", ST_FILL, FBK_FILL_AVX2_NT },
+	{ "pixman", ST_FILL, FBK_FILL_PIXMAN },
+	{ "write", ST_WRITE, 0, true },
+	AUTO_STRATEGY,
 	{},
 };
 static const struct strategy rect_strategies[] = {
@@ -67,35 +68,38 @@ static const struct strategy rect_strategies[] = {
 	{ "stos", ST_FILL, FBK_FILL_STOS },
 	{ "avx2", ST_FILL, FBK_FILL_AVX2 },
 	{ "pixman", ST_FILL, FBK_FILL_PIXMAN },
-	{ "auto", ST_FILL, FBK_FILL_AUTO, true, true },
 	{ "shadow", ST_SHADOW },
+	AUTO_STRATEGY,
 	{},
 };
 static const struct strategy upload_strategies[] = {
-	{ "memcpy", ST_COPY, FBK_COPY_MEMCPY, true, true },
-	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, false, true },
-	{ "sse2-nt", ST_COPY, FBK_COPY_SSE2_NT, false, true },
-	{ "avx2-nt", ST_COPY, FBK_COPY_AVX2_NT, false, true },
+	{ "memcpy", ST_COPY, FBK_COPY_MEMCPY, true },
+	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, true },
+	{ "sse2-nt", ST_COPY, FBK_COPY_SSE2_NT, true },
+	{ "avx2-nt", ST_COPY, FBK_COPY_AVX2_NT, true },
 	{ "pixman", ST_COPY, FBK_COPY_PIXMAN },
-	{ "write", ST_WRITE, 0, false, true },
+	{ "write", ST_WRITE, 0, true },
+	AUTO_STRATEGY,
 	{},
 };
 static const struct strategy readback_strategies[] = {
-	{ "memcpy", ST_COPY, FBK_COPY_MEMCPY, true, true },
-	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, false, true },
-	{ "sse41-load", ST_COPY, FBK_COPY_SSE41_LOAD, false, true },
+	{ "memcpy", ST_COPY, FBK_COPY_MEMCPY, true },
+	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, true },
+	{ "sse41-load", ST_COPY, FBK_COPY_SSE41_LOAD, true },
 	{ "pixman", ST_COPY, FBK_COPY_PIXMAN },
-	{ "read", ST_READ, 0, false, true },
+	{ "read", ST_READ, 0, true },
+	AUTO_STRATEGY,
 	{},
 };
 static const struct strategy copy_strategies[] = {
-	{ "memmove", ST_COPY, FBK_COPY_MEMMOVE, true, true },
-	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, false, true },
-	{ "sse2-nt", ST_COPY, FBK_COPY_SSE2_NT, false, true },
-	{ "avx2-nt", ST_COPY, FBK_COPY_AVX2_NT, false, true },
+	{ "memmove", ST_COPY, FBK_COPY_MEMMOVE, true },
+	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, true },
+	{ "sse2-nt", ST_COPY, FBK_COPY_SSE2_NT, true },
+	{ "avx2-nt", ST_COPY, FBK_COPY_AVX2_NT, true },
 	{ "pixman", ST_COPY, FBK_COPY_PIXMAN },
-	{ "write", ST_WRITE, 0, false, true },
+	{ "write", ST_WRITE, 0, true },
 	{ "shadow", ST_SHADOW },
+	AUTO_STRATEGY,
 	{},
 };
 
@@ -126,6 +130,9 @@ struct run_ctx {
 	uint32_t fill_px, memset_px;
 	uint32_t rng;
 	bool can_fsync;
+	/* auto per op (index in ops[]): what it runs, named "auto", and why */
+	struct strategy autos[ARRAY_SIZE(ops)];
+	struct fb_bench_choice choices[ARRAY_SIZE(ops)];
 };
 
 static double now(void)
@@ -153,43 +160,147 @@ static bool strategy_wanted(const struct fb_bench_opts *o, const struct strategy
 	return false;
 }
 
-static bool strategy_applies(const struct run_ctx *c, const struct opdef *op,
-			     const struct strategy *st)
+/* Whether one of op's strategies is of that kind. */
+static bool op_takes(const struct opdef *op, enum strat_kind kind)
+{
+	for (const struct strategy *st = op->strategies; st->name; st++)
+		if (st->kind == kind)
+			return true;
+	return false;
+}
+
+/* Why st cannot do op on the device, or NULL when it can.  auto is judged
+ * by what it resolves to. */
+static const char *strategy_unfit(const struct run_ctx *c, const struct opdef *op,
+				  const struct strategy *st)
 {
 	const struct fb_bench_dev *dev = c->dev;
 	const struct fbk_surface *s = &dev->vis;
 
-	if (!strategy_wanted(c->opts, st))
-		return false;
-	if (c->opts->quick) {
-		/* one pass per op: the simplest strategy, or read/write without a map */
-		if (dev->use_rw ? st->kind < ST_WRITE : !st->quick)
-			return false;
-	} else if (st->kind == ST_FILL && st->method == FBK_FILL_AUTO && s->bpp >= 8) {
-		return false; /* auto is one of the others here; shown where it is alone */
-	}
+	if (st->kind == ST_AUTO)
+		st = &c->autos[op - ops];
+	if (!op_takes(op, st->kind))
+		return "the operation has no such path";
 	if (s->bpp < 8 && !st->subbyte)
-		return false;
-	if (st->kind == ST_WRITE || st->kind == ST_READ)
-		return dev->fd >= 0;
+		return "it draws 8 bits per pixel or more";
+	if (st->kind == ST_WRITE || st->kind == ST_READ) {
+		if (dev->fd < 0)
+			return "there is no node to write or read";
+		if (st->kind == ST_WRITE && dev->no_write)
+			return "the driver refuses write(2)";
+		if (st->kind == ST_READ && dev->no_read)
+			return "the driver refuses read(2)";
+		return NULL;
+	}
 	if (dev->use_rw)
-		return false;
+		return "the device cannot be mapped: only write and read apply";
 	if (op->kind == OP_RECT16 || op->kind == OP_RECT128) {
 		unsigned side = op->kind == OP_RECT16 ? 16 : 128;
 		if (s->width < side || s->height < side)
-			return false;
+			return "the screen is smaller than the rectangle";
 	}
 	if (op->kind == OP_COPY && s->height <= SCROLL_ROWS)
-		return false;
+		return "the screen has too few rows to scroll";
 	if (st->kind == ST_SHADOW)
-		return true;
+		return NULL;
 	if (st->kind == ST_FILL) {
 		uint32_t px = st->method == FBK_FILL_MEMSET ? c->memset_px : c->fill_px;
-		return fbk_fill_method_usable(st->method, s, px);
+		return fbk_fill_method_usable(st->method, s, px)
+			       ? NULL
+			       : "this CPU, the pixel format or the stride does not suit it";
 	}
-	if (op->kind == OP_READBACK)
-		return fbk_copy_method_usable(st->method, &c->rb, s);
-	return fbk_copy_method_usable(st->method, s, op->kind == OP_COPY ? s : &c->img);
+	bool ok = op->kind == OP_READBACK
+			  ? fbk_copy_method_usable(st->method, &c->rb, s)
+			  : fbk_copy_method_usable(st->method, s,
+						   op->kind == OP_COPY ? s : &c->img);
+	return ok ? NULL : "this CPU, the pixel format or the stride does not suit it";
+}
+
+/* Measured in this run: named (or no filter), and --quick runs auto alone
+ * unless strategies are named. */
+static bool strategy_applies(const struct run_ctx *c, const struct opdef *op,
+			     const struct strategy *st)
+{
+	if (!strategy_wanted(c->opts, st))
+		return false;
+	if (c->opts->quick && !c->opts->strategies && st->kind != ST_AUTO)
+		return false;
+	return !strategy_unfit(c, op, st);
+}
+
+/* What auto runs, by the name of the strategy that does the same: the
+ * kernel fbk's own auto takes for the op's size, write, read or shadow. */
+static const char *auto_ran(const struct run_ctx *c, const struct opdef *op,
+			    const struct strategy *a)
+{
+	const struct fbk_surface *s = &c->dev->vis;
+	unsigned side = op->kind == OP_RECT16 ? 16 : op->kind == OP_RECT128 ? 128 : 0;
+	size_t bytes = side ? fbk_row_bytes(s->bpp, side) * side
+			    : fbk_row_bytes(s->bpp, s->width) * s->height;
+
+	switch (a->kind) {
+	case ST_FILL:
+		return fbk_fill_method_name(fbk_fill_choose(bytes, s->bpp));
+	case ST_COPY:
+		return fbk_copy_method_name(fbk_copy_choose(bytes));
+	case ST_WRITE:
+		return "write";
+	case ST_READ:
+		return "read";
+	case ST_SHADOW:
+		return "shadow";
+	case ST_AUTO:
+		break;
+	}
+	return "auto";
+}
+
+/* auto of op as one of the op's own kinds of strategy, named "auto". */
+static struct strategy auto_as(const struct opdef *op, enum fb_bench_path path)
+{
+	bool filling =
+		op->kind == OP_FILL || op->kind == OP_RECT16 || op->kind == OP_RECT128;
+
+	if (path == FB_BENCH_PATH_RW)
+		return (struct strategy){ "auto",
+					  op->kind == OP_READBACK ? ST_READ : ST_WRITE, 0,
+					  true };
+	if (path == FB_BENCH_PATH_SHADOW)
+		return (struct strategy){ "auto", ST_SHADOW, 0, false };
+	return (struct strategy){ "auto", filling ? ST_FILL : ST_COPY,
+				  filling ? FBK_FILL_AUTO : FBK_COPY_AUTO, true };
+}
+
+/* auto for each op: the chooser's path; where it does not fit (a sub-byte
+ * depth, an op without that path), the mapping, and without one, the node.
+ * Said at -v. */
+static void resolve_autos(struct run_ctx *c)
+{
+	struct fb_bench_dev *dev = c->dev;
+	struct fb_bench_facts *f = &dev->facts;
+
+	f->mapped = !dev->use_rw;
+	f->can_write = dev->fd >= 0 && !dev->no_write;
+	f->can_read = dev->fd >= 0 && !dev->no_read;
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+		const struct opdef *op = &ops[i];
+		struct fb_bench_choice *ch = &c->choices[i];
+		struct strategy *a = &c->autos[i];
+
+		fb_bench_choose(f, op->name, ch);
+		*a = auto_as(op, ch->path);
+		if (strategy_unfit(c, op, a))
+			*a = auto_as(op, FB_BENCH_PATH_MAP);
+		if (strategy_unfit(c, op, a))
+			*a = auto_as(op, FB_BENCH_PATH_RW);
+		if (strategy_unfit(c, op, a) || !strategy_wanted(c->opts, a))
+			continue;
+		INF("%s: auto %s: %s, as %s%s", dev->name, op->name, auto_ran(c, op, a),
+		    ch->why,
+		    a->kind == auto_as(op, ch->path).kind
+			    ? ""
+			    : " (that path does not fit here)");
+	}
 }
 
 /* One run of op with st on the device (on_fb) or on the RAM buffer. */
@@ -589,19 +700,60 @@ static unsigned count_measurements(struct run_ctx *c)
 	return n;
 }
 
-static void mark_best(struct fb_bench_report *rep)
+/* Per op: each result's ratio against the op's fastest RAM run, and the
+ * best mark on the fastest device run, which thus has the highest ratio. */
+static void rate_results(struct fb_bench_report *rep)
 {
 	for (size_t i = 0; i < rep->n_results; i++) {
-		struct fb_bench_result *best = NULL;
+		struct fb_bench_result *r = &rep->results[i], *best = NULL;
+		double ram = 0;
+
 		for (size_t j = 0; j < rep->n_results; j++) {
-			struct fb_bench_result *r = &rep->results[j];
-			if (strcmp(r->op, rep->results[i].op) == 0 &&
-			    (!best || r->fb.median > best->fb.median))
-				best = r;
+			struct fb_bench_result *o = &rep->results[j];
+
+			if (strcmp(o->op, r->op) != 0)
+				continue;
+			if (!best || o->fb.median > best->fb.median)
+				best = o;
+			if (o->have_ram && o->ram.median > ram)
+				ram = o->ram.median;
 		}
-		if (best)
+		if (best) /* r itself at least */
 			best->best = true;
+		r->ratio = ram > 0 ? r->fb.median / ram : 0;
+		r->same_strategy_ratio = r->have_ram && r->ram.median > 0
+						 ? r->fb.median / r->ram.median
+						 : 0;
 	}
+}
+
+/* Each strategy opts names applies to some op on the device; else say why
+ * not (the first op that lists it) and -EINVAL. */
+static int check_strategies(const struct run_ctx *c)
+{
+	if (!c->opts->strategies)
+		return 0;
+	for (char **name = c->opts->strategies; *name; name++) {
+		const char *why = NULL;
+		bool fits = false;
+
+		for (size_t i = 0; i < ARRAY_SIZE(ops) && !fits; i++)
+			for (const struct strategy *st = ops[i].strategies; st->name;
+			     st++) {
+				if (strcmp(st->name, *name) != 0)
+					continue;
+				const char *w = strategy_unfit(c, &ops[i], st);
+				fits = !w;
+				why = why ? why : w;
+				break;
+			}
+		if (!fits) {
+			ERR("%s: strategy %s does not apply: %s", c->dev->name, *name,
+			    why ? why : "no operation has it");
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
@@ -614,14 +766,22 @@ static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
 	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
 		const struct opdef *op = &ops[i];
 		for (const struct strategy *st = op->strategies; st->name; st++) {
+			const struct strategy *run_st =
+				st->kind == ST_AUTO ? &c->autos[i] : st;
+
 			if (!strategy_applies(c, op, st))
 				continue;
 			if (rep->n_results == FB_BENCH_MAX_RESULTS)
 				return 0;
 			struct fb_bench_result *res = &rep->results[rep->n_results];
-			*res = (struct fb_bench_result){ .op = op->name,
-							 .strategy = st->name,
-							 .verified = -1 };
+			*res = (struct fb_bench_result){
+				.op = op->name,
+				.strategy = st->name,
+				.verified = -1,
+				.auto_strategy = st->kind == ST_AUTO
+							 ? auto_ran(c, op, run_st)
+							 : NULL,
+			};
 			if (c->opts->progress)
 				fprintf(stderr, "\r%s: [%u/%u] %s %s...\033[K", dev->name,
 					++done, total, op->name, st->name);
@@ -629,12 +789,12 @@ static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
 			 * shadow, which must hold what the device shows; fills
 			 * overwrite it. */
 			if (op->kind == OP_COPY || op->kind == OP_READBACK ||
-			    st->kind == ST_SHADOW) {
+			    run_st->kind == ST_SHADOW) {
 				r = load_image(c);
 				if (r < 0)
 					return r;
 			}
-			r = measure(c, op, st, true, budget, &res->fb,
+			r = measure(c, op, run_st, true, budget, &res->fb,
 				    &res->flush_seconds, &res->bytes_per_op);
 			if (r == -ENOTSUP) {
 				/* a library that refuses this case at run time: not a row */
@@ -647,13 +807,13 @@ static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
 			if (!device_present(dev))
 				return -ENODEV;
 			double no_flush; /* RAM is never flushed */
-			r = measure(c, op, st, false, budget, &res->ram, &no_flush,
+			r = measure(c, op, run_st, false, budget, &res->ram, &no_flush,
 				    &res->bytes_per_op);
 			if (r < 0)
 				return r;
 			res->have_ram = true;
 			if (op->validate) {
-				r = validate(c, op, st, &rep->validation);
+				r = validate(c, op, run_st, &rep->validation);
 				if (r < 0)
 					return r;
 				res->verified = r;
@@ -706,6 +866,11 @@ int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
 		return r;
 	}
 	r = setup(&c, &saved);
+	if (r >= 0) {
+		resolve_autos(&c);
+		r = check_strategies(&c);
+		rep->strategy_refused = r < 0;
+	}
 	if (r >= 0)
 		r = run_ops(&c, rep);
 	if (opts->progress)
@@ -716,7 +881,7 @@ int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
 	rep->device_removed = r == -ENODEV || rr == -ENODEV;
 	if (rr < 0 && r >= 0)
 		r = rr;
-	mark_best(rep);
+	rate_results(rep);
 	teardown(&c);
 	fb_bench_saved_free(&saved);
 	return r;
