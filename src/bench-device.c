@@ -28,7 +28,7 @@ const char *fb_bench_geometry_error(const struct fb_var_screeninfo *var,
 				    char *why, size_t len)
 {
 	uint64_t frame = (uint64_t)fix->line_length * var->yres_virtual;
-	size_t row = fbk_row_bytes(bpp, var->xres);
+	size_t row = bench_kernel_row_bytes(bpp, var->xres);
 
 	if (var->xres == 0 || var->yres == 0)
 		snprintf(why, len, "visible size %ux%u is empty", var->xres, var->yres);
@@ -130,7 +130,7 @@ static int bench_map(const char *name, struct fb_bench_dev *dev,
  * EPERM, ENOSYS...). */
 static void bench_probe_rw(struct fb_bench_dev *dev)
 {
-	size_t row = fbk_row_bytes(dev->vis.bpp, dev->vis.width);
+	size_t row = bench_kernel_row_bytes(dev->vis.bpp, dev->vis.width);
 	uint8_t *buf = malloc(row);
 
 	if (!buf)
@@ -191,9 +191,10 @@ int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 		goto fail;
 	bpp = (unsigned)r;
 	in_page = (size_t)(fix->smem_start & (page - 1));
-	vis = (size_t)var->yoffset * fix->line_length + fbk_row_bytes(bpp, var->xoffset);
-	dev->vis =
-		(struct fbk_surface){ NULL, fix->line_length, var->xres, var->yres, bpp };
+	vis = (size_t)var->yoffset * fix->line_length +
+	      bench_kernel_row_bytes(bpp, var->xoffset);
+	dev->vis = (struct bench_kernel_surface){ NULL, fix->line_length, var->xres,
+						  var->yres, bpp };
 	dev->vis_offset = (off_t)vis;
 	kernel_hazards_warn(fbdev);
 	bench_facts(fbdev, dev, m);

@@ -23,8 +23,8 @@
 enum op_kind { OP_FILL, OP_UPLOAD, OP_READBACK, OP_COPY, OP_RECT16, OP_RECT128 };
 
 enum strat_kind {
-	ST_FILL, /* an fbk fill method */
-	ST_COPY, /* an fbk copy method */
+	ST_FILL, /* a bench-kernels fill method */
+	ST_COPY, /* a bench-kernels copy method */
 	ST_WRITE, /* write(2)/pwrite of whole frames to the node */
 	ST_READ, /* read(2)/pread of whole frames from the node */
 	ST_SHADOW, /* draw into a RAM copy of the frame, then upload the changed rows */
@@ -51,52 +51,52 @@ struct opdef {
 	}
 
 static const struct strategy fill_strategies[] = {
-	{ "memset", ST_FILL, FBK_FILL_MEMSET, true },
-	{ "scalar32", ST_FILL, FBK_FILL_SCALAR32 },
-	{ "stos", ST_FILL, FBK_FILL_STOS },
-	{ "sse2", ST_FILL, FBK_FILL_SSE2 },
-	{ "avx2", ST_FILL, FBK_FILL_AVX2 },
-	{ "sse2-nt", ST_FILL, FBK_FILL_SSE2_NT },
-	{ "avx2-nt", ST_FILL, FBK_FILL_AVX2_NT },
-	{ "pixman", ST_FILL, FBK_FILL_PIXMAN },
+	{ "memset", ST_FILL, BENCH_KERNEL_FILL_MEMSET, true },
+	{ "scalar32", ST_FILL, BENCH_KERNEL_FILL_SCALAR32 },
+	{ "stos", ST_FILL, BENCH_KERNEL_FILL_STOS },
+	{ "sse2", ST_FILL, BENCH_KERNEL_FILL_SSE2 },
+	{ "avx2", ST_FILL, BENCH_KERNEL_FILL_AVX2 },
+	{ "sse2-nt", ST_FILL, BENCH_KERNEL_FILL_SSE2_NT },
+	{ "avx2-nt", ST_FILL, BENCH_KERNEL_FILL_AVX2_NT },
+	{ "pixman", ST_FILL, BENCH_KERNEL_FILL_PIXMAN },
 	{ "write", ST_WRITE, 0, true },
 	AUTO_STRATEGY,
 	{},
 };
 static const struct strategy rect_strategies[] = {
-	{ "scalar32", ST_FILL, FBK_FILL_SCALAR32 },
-	{ "stos", ST_FILL, FBK_FILL_STOS },
-	{ "avx2", ST_FILL, FBK_FILL_AVX2 },
-	{ "pixman", ST_FILL, FBK_FILL_PIXMAN },
+	{ "scalar32", ST_FILL, BENCH_KERNEL_FILL_SCALAR32 },
+	{ "stos", ST_FILL, BENCH_KERNEL_FILL_STOS },
+	{ "avx2", ST_FILL, BENCH_KERNEL_FILL_AVX2 },
+	{ "pixman", ST_FILL, BENCH_KERNEL_FILL_PIXMAN },
 	{ "shadow", ST_SHADOW },
 	AUTO_STRATEGY,
 	{},
 };
 static const struct strategy upload_strategies[] = {
-	{ "memcpy", ST_COPY, FBK_COPY_MEMCPY, true },
-	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, true },
-	{ "sse2-nt", ST_COPY, FBK_COPY_SSE2_NT, true },
-	{ "avx2-nt", ST_COPY, FBK_COPY_AVX2_NT, true },
-	{ "pixman", ST_COPY, FBK_COPY_PIXMAN },
+	{ "memcpy", ST_COPY, BENCH_KERNEL_COPY_MEMCPY, true },
+	{ "scalar32", ST_COPY, BENCH_KERNEL_COPY_SCALAR32, true },
+	{ "sse2-nt", ST_COPY, BENCH_KERNEL_COPY_SSE2_NT, true },
+	{ "avx2-nt", ST_COPY, BENCH_KERNEL_COPY_AVX2_NT, true },
+	{ "pixman", ST_COPY, BENCH_KERNEL_COPY_PIXMAN },
 	{ "write", ST_WRITE, 0, true },
 	AUTO_STRATEGY,
 	{},
 };
 static const struct strategy readback_strategies[] = {
-	{ "memcpy", ST_COPY, FBK_COPY_MEMCPY, true },
-	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, true },
-	{ "sse41-load", ST_COPY, FBK_COPY_SSE41_LOAD, true },
-	{ "pixman", ST_COPY, FBK_COPY_PIXMAN },
+	{ "memcpy", ST_COPY, BENCH_KERNEL_COPY_MEMCPY, true },
+	{ "scalar32", ST_COPY, BENCH_KERNEL_COPY_SCALAR32, true },
+	{ "sse41-load", ST_COPY, BENCH_KERNEL_COPY_SSE41_LOAD, true },
+	{ "pixman", ST_COPY, BENCH_KERNEL_COPY_PIXMAN },
 	{ "read", ST_READ, 0, true },
 	AUTO_STRATEGY,
 	{},
 };
 static const struct strategy copy_strategies[] = {
-	{ "memmove", ST_COPY, FBK_COPY_MEMMOVE, true },
-	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, true },
-	{ "sse2-nt", ST_COPY, FBK_COPY_SSE2_NT, true },
-	{ "avx2-nt", ST_COPY, FBK_COPY_AVX2_NT, true },
-	{ "pixman", ST_COPY, FBK_COPY_PIXMAN },
+	{ "memmove", ST_COPY, BENCH_KERNEL_COPY_MEMMOVE, true },
+	{ "scalar32", ST_COPY, BENCH_KERNEL_COPY_SCALAR32, true },
+	{ "sse2-nt", ST_COPY, BENCH_KERNEL_COPY_SSE2_NT, true },
+	{ "avx2-nt", ST_COPY, BENCH_KERNEL_COPY_AVX2_NT, true },
+	{ "pixman", ST_COPY, BENCH_KERNEL_COPY_PIXMAN },
 	{ "write", ST_WRITE, 0, true },
 	{ "shadow", ST_SHADOW },
 	AUTO_STRATEGY,
@@ -119,12 +119,12 @@ static const struct opdef ops[] = {
 struct run_ctx {
 	struct fb_bench_dev *dev;
 	const struct fb_bench_opts *opts;
-	struct fbk_surface ram; /* the RAM baseline */
-	struct fbk_surface img; /* upload source; padding = the saved padding */
-	struct fbk_surface stage; /* the filled frame written by "write" */
-	struct fbk_surface rb; /* readback destination */
-	struct fbk_surface expect; /* img scrolled, for copy validation */
-	struct fbk_surface shadow; /* "shadow": what the device shows, kept in RAM */
+	struct bench_kernel_surface ram; /* the RAM baseline */
+	struct bench_kernel_surface img; /* upload source; padding = the saved padding */
+	struct bench_kernel_surface stage; /* the filled frame written by "write" */
+	struct bench_kernel_surface rb; /* readback destination */
+	struct bench_kernel_surface expect; /* img scrolled, for copy validation */
+	struct bench_kernel_surface shadow; /* "shadow": what the device shows, kept in RAM */
 	uint8_t *damaged; /* "shadow": a flag per row drawn since the last upload */
 	uint8_t *scratch; /* for the "write" copy: rows read back */
 	uint32_t fill_px, memset_px;
@@ -175,7 +175,7 @@ static const char *strategy_unfit(const struct run_ctx *c, const struct opdef *o
 				  const struct strategy *st)
 {
 	const struct fb_bench_dev *dev = c->dev;
-	const struct fbk_surface *s = &dev->vis;
+	const struct bench_kernel_surface *s = &dev->vis;
 
 	if (st->kind == ST_AUTO)
 		st = &c->autos[op - ops];
@@ -204,15 +204,18 @@ static const char *strategy_unfit(const struct run_ctx *c, const struct opdef *o
 	if (st->kind == ST_SHADOW)
 		return NULL;
 	if (st->kind == ST_FILL) {
-		uint32_t px = st->method == FBK_FILL_MEMSET ? c->memset_px : c->fill_px;
-		return fbk_fill_method_usable(st->method, s, px)
+		uint32_t px = st->method == BENCH_KERNEL_FILL_MEMSET ? c->memset_px
+								     : c->fill_px;
+		return bench_kernel_fill_method_usable(st->method, s, px)
 			       ? NULL
 			       : "this CPU, the pixel format or the stride does not suit it";
 	}
-	bool ok = op->kind == OP_READBACK
-			  ? fbk_copy_method_usable(st->method, &c->rb, s)
-			  : fbk_copy_method_usable(st->method, s,
-						   op->kind == OP_COPY ? s : &c->img);
+	bool ok =
+		op->kind == OP_READBACK
+			? bench_kernel_copy_method_usable(st->method, &c->rb, s)
+			: bench_kernel_copy_method_usable(st->method, s,
+							  op->kind == OP_COPY ? s
+									      : &c->img);
 	return ok ? NULL : "this CPU, the pixel format or the stride does not suit it";
 }
 
@@ -229,20 +232,21 @@ static bool strategy_applies(const struct run_ctx *c, const struct opdef *op,
 }
 
 /* What auto runs, by the name of the strategy that does the same: the
- * kernel fbk's own auto takes for the op's size, write, read or shadow. */
+ * kernel bench-kernels' own auto takes for the op's size, write, read or shadow. */
 static const char *auto_ran(const struct run_ctx *c, const struct opdef *op,
 			    const struct strategy *a)
 {
-	const struct fbk_surface *s = &c->dev->vis;
+	const struct bench_kernel_surface *s = &c->dev->vis;
 	unsigned side = op->kind == OP_RECT16 ? 16 : op->kind == OP_RECT128 ? 128 : 0;
-	size_t bytes = side ? fbk_row_bytes(s->bpp, side) * side
-			    : fbk_row_bytes(s->bpp, s->width) * s->height;
+	size_t bytes = side ? bench_kernel_row_bytes(s->bpp, side) * side
+			    : bench_kernel_row_bytes(s->bpp, s->width) * s->height;
 
 	switch (a->kind) {
 	case ST_FILL:
-		return fbk_fill_method_name(fbk_fill_choose(bytes, s->bpp));
+		return bench_kernel_fill_method_name(
+			bench_kernel_fill_choose(bytes, s->bpp));
 	case ST_COPY:
-		return fbk_copy_method_name(fbk_copy_choose(bytes));
+		return bench_kernel_copy_method_name(bench_kernel_copy_choose(bytes));
 	case ST_WRITE:
 		return "write";
 	case ST_READ:
@@ -268,7 +272,9 @@ static struct strategy auto_as(const struct opdef *op, enum fb_bench_path path)
 	if (path == FB_BENCH_PATH_SHADOW)
 		return (struct strategy){ "auto", ST_SHADOW, 0, false };
 	return (struct strategy){ "auto", filling ? ST_FILL : ST_COPY,
-				  filling ? FBK_FILL_AUTO : FBK_COPY_AUTO, true };
+				  filling ? BENCH_KERNEL_FILL_AUTO
+					  : BENCH_KERNEL_COPY_AUTO,
+				  true };
 }
 
 /* auto for each op: the chooser's path; where it does not fit (a sub-byte
@@ -315,7 +321,7 @@ struct once_args {
 };
 
 static int do_write(struct run_ctx *c, const struct opdef *op, bool on_fb,
-		    const struct fbk_surface *t)
+		    const struct bench_kernel_surface *t)
 {
 	const struct fb_bench_dev *dev = c->dev;
 	size_t len = fb_bench_frame_bytes(dev);
@@ -334,7 +340,8 @@ static int do_write(struct run_ctx *c, const struct opdef *op, bool on_fb,
 		return fb_bench_rw_all(dev->fd, c->scratch, len - scroll, dev->vis_offset,
 				       true);
 	}
-	const struct fbk_surface *src = op->kind == OP_FILL ? &c->stage : &c->img;
+	const struct bench_kernel_surface *src =
+		op->kind == OP_FILL ? &c->stage : &c->img;
 	if (!on_fb) {
 		memcpy(t->pixels, src->pixels, len); /* the RAM baseline of write(2) */
 		return 0;
@@ -343,7 +350,7 @@ static int do_write(struct run_ctx *c, const struct opdef *op, bool on_fb,
 }
 
 /* Upload the rows of the shadow marked damaged to t, a run of rows at a time. */
-static int shadow_upload(struct run_ctx *c, const struct fbk_surface *t)
+static int shadow_upload(struct run_ctx *c, const struct bench_kernel_surface *t)
 {
 	unsigned h = c->shadow.height, w = c->shadow.width;
 
@@ -357,7 +364,8 @@ static int shadow_upload(struct run_ctx *c, const struct fbk_surface *t)
 		}
 		for (end = y; end < h && c->damaged[end]; end++)
 			c->damaged[end] = 0;
-		r = fbk_copy(t, 0, y, &c->shadow, 0, y, w, end - y, FBK_COPY_AUTO);
+		r = bench_kernel_copy(t, 0, y, &c->shadow, 0, y, w, end - y,
+				      BENCH_KERNEL_COPY_AUTO);
 		if (r < 0)
 			return r;
 		y = end;
@@ -368,14 +376,14 @@ static int shadow_upload(struct run_ctx *c, const struct fbk_surface *t)
 /* What a program with a shadow buffer does: scroll or draw in RAM, where
  * reading is cheap, and send the device only the rows that changed. */
 static int shadow_draw(struct run_ctx *c, const struct opdef *op,
-		       const struct fbk_surface *t)
+		       const struct bench_kernel_surface *t)
 {
-	struct fbk_surface *sh = &c->shadow;
+	struct bench_kernel_surface *sh = &c->shadow;
 	unsigned w = sh->width, h = sh->height;
 
 	if (op->kind == OP_COPY) {
-		int r = fbk_copy(sh, 0, 0, sh, 0, SCROLL_ROWS, w, h - SCROLL_ROWS,
-				 FBK_COPY_MEMMOVE);
+		int r = bench_kernel_copy(sh, 0, 0, sh, 0, SCROLL_ROWS, w,
+					  h - SCROLL_ROWS, BENCH_KERNEL_COPY_MEMMOVE);
 
 		if (r < 0)
 			return r;
@@ -386,7 +394,8 @@ static int shadow_draw(struct run_ctx *c, const struct opdef *op,
 	for (unsigned i = 0; i < RECTS_PER_RUN; i++) {
 		unsigned x = next_random(&c->rng) % (w - side + 1);
 		unsigned y = next_random(&c->rng) % (h - side + 1);
-		int r = fbk_fill(sh, x, y, side, side, c->fill_px ^ i, FBK_FILL_AUTO);
+		int r = bench_kernel_fill(sh, x, y, side, side, c->fill_px ^ i,
+					  BENCH_KERNEL_FILL_AUTO);
 
 		if (r < 0)
 			return r;
@@ -395,27 +404,29 @@ static int shadow_draw(struct run_ctx *c, const struct opdef *op,
 	return shadow_upload(c, t);
 }
 
-static int op_body(struct once_args *a, const struct fbk_surface *t)
+static int op_body(struct once_args *a, const struct bench_kernel_surface *t)
 {
 	struct run_ctx *c = a->c;
 	const struct strategy *st = a->st;
-	const struct fbk_surface *s = t;
+	const struct bench_kernel_surface *s = t;
 	unsigned w = s->width, h = s->height;
-	size_t row = fbk_row_bytes(s->bpp, w);
+	size_t row = bench_kernel_row_bytes(s->bpp, w);
 
 	switch (a->op->kind) {
 	case OP_FILL:
 		a->bytes = (double)row * h;
 		if (st->kind == ST_WRITE)
 			return do_write(c, a->op, a->on_fb, t);
-		return fbk_fill(t, 0, 0, w, h,
-				st->method == FBK_FILL_MEMSET ? c->memset_px : c->fill_px,
-				st->method);
+		return bench_kernel_fill(t, 0, 0, w, h,
+					 st->method == BENCH_KERNEL_FILL_MEMSET
+						 ? c->memset_px
+						 : c->fill_px,
+					 st->method);
 	case OP_UPLOAD:
 		a->bytes = (double)row * h;
 		if (st->kind == ST_WRITE)
 			return do_write(c, a->op, a->on_fb, t);
-		return fbk_copy(t, 0, 0, &c->img, 0, 0, w, h, st->method);
+		return bench_kernel_copy(t, 0, 0, &c->img, 0, 0, w, h, st->method);
 	case OP_READBACK:
 		a->bytes = (double)row * h;
 		if (st->kind == ST_READ) {
@@ -428,25 +439,27 @@ static int op_body(struct once_args *a, const struct fbk_surface *t)
 					       fb_bench_frame_bytes(c->dev),
 					       c->dev->vis_offset, false);
 		}
-		return fbk_copy(&c->rb, 0, 0, t, 0, 0, w, h, st->method);
+		return bench_kernel_copy(&c->rb, 0, 0, t, 0, 0, w, h, st->method);
 	case OP_COPY:
 		a->bytes = (double)row * (h - SCROLL_ROWS);
 		if (st->kind == ST_WRITE)
 			return do_write(c, a->op, a->on_fb, t);
 		if (st->kind == ST_SHADOW)
 			return shadow_draw(c, a->op, t);
-		return fbk_copy(t, 0, 0, t, 0, SCROLL_ROWS, w, h - SCROLL_ROWS,
-				st->method);
+		return bench_kernel_copy(t, 0, 0, t, 0, SCROLL_ROWS, w, h - SCROLL_ROWS,
+					 st->method);
 	case OP_RECT16:
 	case OP_RECT128: {
 		unsigned side = a->op->kind == OP_RECT16 ? 16 : 128;
-		a->bytes = (double)fbk_row_bytes(s->bpp, side) * side * RECTS_PER_RUN;
+		a->bytes = (double)bench_kernel_row_bytes(s->bpp, side) * side *
+			   RECTS_PER_RUN;
 		if (st->kind == ST_SHADOW)
 			return shadow_draw(c, a->op, t);
 		for (unsigned i = 0; i < RECTS_PER_RUN; i++) {
 			unsigned x = next_random(&c->rng) % (w - side + 1);
 			unsigned y = next_random(&c->rng) % (h - side + 1);
-			int r = fbk_fill(t, x, y, side, side, c->fill_px ^ i, st->method);
+			int r = bench_kernel_fill(t, x, y, side, side, c->fill_px ^ i,
+						  st->method);
 			if (r < 0)
 				return r;
 		}
@@ -464,7 +477,7 @@ static bool op_writes(const struct opdef *op)
 static int op_once_guarded(void *arg)
 {
 	struct once_args *a = arg;
-	const struct fbk_surface *t = a->on_fb ? &a->c->dev->vis : &a->c->ram;
+	const struct bench_kernel_surface *t = a->on_fb ? &a->c->dev->vis : &a->c->ram;
 	double t0 = now();
 	int r = op_body(a, t);
 
@@ -576,7 +589,8 @@ static int load_image(struct run_ctx *c)
 	const struct opdef up = { "upload", OP_UPLOAD, NULL, false };
 	const struct strategy st =
 		c->dev->use_rw ? (struct strategy){ "write", ST_WRITE, 0 }
-			       : (struct strategy){ "memcpy", ST_COPY, FBK_COPY_MEMCPY };
+			       : (struct strategy){ "memcpy", ST_COPY,
+						    BENCH_KERNEL_COPY_MEMCPY };
 	struct once_args a = { c, &up, &st, true };
 
 	/* the shadow starts as what the device will show */
@@ -592,9 +606,10 @@ static int validate(struct run_ctx *c, const struct opdef *op, const struct stra
 
 	switch (op->kind) {
 	case OP_FILL: {
-		uint32_t px = st->method == FBK_FILL_MEMSET && st->kind == ST_FILL
-				      ? c->memset_px
-				      : c->fill_px;
+		uint32_t px =
+			st->method == BENCH_KERNEL_FILL_MEMSET && st->kind == ST_FILL
+				? c->memset_px
+				: c->fill_px;
 		r = fb_bench_compare(c->dev, NULL, px, op->name, st->name, v);
 		break;
 	}
@@ -635,9 +650,9 @@ static int setup(struct run_ctx *c, const struct fb_bench_saved *saved)
 {
 	struct fb_bench_dev *dev = c->dev;
 	size_t len = fb_bench_frame_bytes(dev);
-	struct fbk_surface base = dev->vis;
-	struct fbk_surface *frames[] = { &c->ram, &c->img,    &c->stage,
-					 &c->rb,  &c->expect, &c->shadow };
+	struct bench_kernel_surface base = dev->vis;
+	struct bench_kernel_surface *frames[] = { &c->ram, &c->img,    &c->stage,
+						  &c->rb,  &c->expect, &c->shadow };
 
 	c->fill_px = fb_bench_fill_pixel(dev);
 	c->memset_px = 0x5a5a5a5au &
@@ -660,7 +675,7 @@ static int setup(struct run_ctx *c, const struct fb_bench_saved *saved)
 	/* A pseudo-random image, random bytes in every visible row; the kernels
 	 * (tested against the reference) build the rest: --quick must be quick. */
 	uint32_t s = 0x9e3779b9u;
-	size_t row = fbk_row_bytes(base.bpp, base.width);
+	size_t row = bench_kernel_row_bytes(base.bpp, base.width);
 	for (unsigned y = 0; y < base.height; y++) {
 		uint8_t *p = c->img.pixels + (size_t)y * base.stride;
 		for (size_t i = 0; i < row; i += 4) {
@@ -668,11 +683,13 @@ static int setup(struct run_ctx *c, const struct fb_bench_saved *saved)
 			memcpy(p + i, &v, row - i < 4 ? row - i : 4);
 		}
 	}
-	fbk_fill(&c->stage, 0, 0, base.width, base.height, c->fill_px, FBK_FILL_AUTO);
+	bench_kernel_fill(&c->stage, 0, 0, base.width, base.height, c->fill_px,
+			  BENCH_KERNEL_FILL_AUTO);
 	memcpy(c->expect.pixels, c->img.pixels, len);
 	if (base.height > SCROLL_ROWS)
-		fbk_copy(&c->expect, 0, 0, &c->expect, 0, SCROLL_ROWS, base.width,
-			 base.height - SCROLL_ROWS, FBK_COPY_MEMMOVE);
+		bench_kernel_copy(&c->expect, 0, 0, &c->expect, 0, SCROLL_ROWS,
+				  base.width, base.height - SCROLL_ROWS,
+				  BENCH_KERNEL_COPY_MEMMOVE);
 	return 0;
 }
 
@@ -857,7 +874,7 @@ int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
 	int r, rr;
 
 	*rep = (struct fb_bench_report){ .validation.passed = true };
-	if (dev->vis.stride < fbk_row_bytes(dev->vis.bpp, dev->vis.width) ||
+	if (dev->vis.stride < bench_kernel_row_bytes(dev->vis.bpp, dev->vis.width) ||
 	    !dev->vis.height)
 		return -EINVAL;
 	r = fb_bench_save(dev, &saved);

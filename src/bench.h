@@ -53,7 +53,7 @@ const char *fb_bench_path_name(enum fb_bench_path path, const char *op);
 struct fb_bench_dev {
 	const char *name; /* "fb0", for messages */
 	const char *syspath; /* checked after each operation; NULL: not checked */
-	struct fbk_surface vis; /* the visible area: stride line_length, xres×yres */
+	struct bench_kernel_surface vis; /* the visible area: stride line_length, xres×yres */
 	off_t vis_offset; /* of vis.pixels from the start of the node */
 	struct fb_var_screeninfo var; /* colour fields for the expected pixels */
 	uint32_t visual;
@@ -148,9 +148,9 @@ uint32_t fb_bench_compare_mask(const struct fb_bench_dev *dev);
 
 /* Compare the visible area of dev with want (same geometry; its padding is
  * ignored), or with the constant pixel when want is NULL.  Counts into v. */
-int fb_bench_compare(const struct fb_bench_dev *dev, const struct fbk_surface *want,
-		     uint32_t pixel, const char *op, const char *strategy,
-		     struct fb_bench_validation *v);
+int fb_bench_compare(const struct fb_bench_dev *dev,
+		     const struct bench_kernel_surface *want, uint32_t pixel,
+		     const char *op, const char *strategy, struct fb_bench_validation *v);
 
 /* stride × yres: the bytes of the visible rows, padding included. */
 size_t fb_bench_frame_bytes(const struct fb_bench_dev *dev);

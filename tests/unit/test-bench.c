@@ -98,11 +98,11 @@ static void test_mismatch(void)
 	struct fb_bench_dev d = ram_dev(&fmts[8], mem, w, h, stride);
 	struct fb_bench_validation v = { .passed = true };
 
-	fbk_fill(&d.vis, 0, 0, w, h, 0x123456, FBK_FILL_REFERENCE);
+	bench_kernel_fill(&d.vis, 0, 0, w, h, 0x123456, BENCH_KERNEL_FILL_REFERENCE);
 	mem[stride - 1] = 0xee; /* padding: not compared */
 	mem[2 * stride + 4 * 7 + 3] = 0x77; /* X byte of 7,2: masked out */
-	fbk_put_pixel(&d.vis, 5, 3, 0x123457); /* a real mismatch */
-	fbk_put_pixel(&d.vis, 20, 8, 0x000000); /* and another */
+	bench_kernel_put_pixel(&d.vis, 5, 3, 0x123457); /* a real mismatch */
+	bench_kernel_put_pixel(&d.vis, 20, 8, 0x000000); /* and another */
 	ASSERT_MSG(fb_bench_compare(&d, NULL, 0x123456, "fill", "test", &v) == 0,
 		   "compare ran");
 	ASSERT_MSG(!v.passed, "mismatch detected");
@@ -121,7 +121,7 @@ static void test_mismatch(void)
 static void run_and_check_restored(const struct fmt *f, unsigned w, unsigned h,
 				   size_t pad, bool quick, int expect_rc)
 {
-	size_t stride = fbk_row_bytes(f->bpp == 15 ? 16 : f->bpp, w) + pad;
+	size_t stride = bench_kernel_row_bytes(f->bpp == 15 ? 16 : f->bpp, w) + pad;
 	size_t len = stride * h;
 	uint8_t *mem = malloc(len), *before = malloc(len);
 	struct fb_bench_dev d = ram_dev(f, mem, w, h, stride);
@@ -227,7 +227,7 @@ static void test_strategy_refused(void)
 	ASSERT_MSG(fb_bench_run(&d, &o, rep) == -EINVAL && rep->strategy_refused,
 		   "avx2 at 4 bpp: refused");
 	d = ram_dev(&fmts[8], mem, 64, 32, 256);
-	ASSERT_MSG(fbk_fill_method_cpu_ok(FBK_FILL_AVX2)
+	ASSERT_MSG(bench_kernel_fill_method_cpu_ok(BENCH_KERNEL_FILL_AVX2)
 			   ? fb_bench_run(&d, &o, rep) == 0 && rep->n_results > 0
 			   : fb_bench_run(&d, &o, rep) == -EINVAL && rep->strategy_refused,
 		   "avx2 at 32 bpp: runs where the CPU has it: %zu results",
