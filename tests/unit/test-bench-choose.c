@@ -13,7 +13,6 @@
 
 #define M FB_BENCH_PATH_MAP
 #define W FB_BENCH_PATH_RW
-#define S FB_BENCH_PATH_SHADOW
 
 static const char *const op_names[] = { "fill",	    "copy",   "upload",
 					"readback", "rect16", "rect128" };
@@ -31,36 +30,36 @@ struct recorded {
 static const struct recorded devices[] = {
 	{ "bochs (DRM emulation, 6.1 and 6.12)",
 	  { "bochs-drmdrmfb", "bochs-drm", "drm", 0, RW },
-	  { W, W, W, W, S, S },
+	  { W, W, W, W, M, M },
 	  "DRM" },
 	{ "cirrus (DRM emulation)",
 	  { "cirrusdrmfb", "cirrus", "drm", 0, RW },
-	  { W, W, W, W, S, S },
+	  { W, W, W, W, M, M },
 	  "deferred I/O" },
 	{ "qxl (DRM emulation)",
 	  { "qxldrmfb", "qxl", "drm", 0, RW },
-	  { W, W, W, W, S, S },
+	  { W, W, W, W, M, M },
 	  "DRM" },
 	{ "virtio-gpu (DRM emulation)",
 	  { "virtio_gpudrmfb", "virtio_gpu", "drm", 0, RW },
-	  { W, W, W, W, S, S },
+	  { W, W, W, W, M, M },
 	  "DRM" },
 	{ "vmwgfx under 6.12 (drm_fbdev_ttm)",
 	  { "vmwgfxdrmfb", "vmwgfx", "drm", 0, RW },
-	  { W, W, W, W, S, S },
+	  { W, W, W, W, M, M },
 	  "vmwgfxdrmfb" },
 	{ "vmwgfx under 6.1 (its own fbdev, id svgadrmfb)",
 	  { "svgadrmfb", "vmwgfx", "drm", 0, RW },
-	  { W, W, W, W, S, S },
+	  { W, W, W, W, M, M },
 	  "read(2)" },
 	{ "simpledrm (a firmware fb through DRM)",
 	  { "simpledrmdrmfb", "simple-framebuffer", "firmware", 0, RW },
-	  { W, W, W, W, S, S },
+	  { W, W, W, W, M, M },
 	  "DRM" },
 	{ "vfb (vmalloc'ed RAM, smem_start its address)",
 	  { "Virtual FB", "vfb", "virtual", 0xffffc90000400000ul, RW },
-	  { M, M, M, M, M, M },
-	  "maps its memory" },
+	  { M, M, M, W, M, M },
+	  "read(2)" },
 	{ "vesafb (firmware, the VRAM's bus address)",
 	  { "VESA VGA", "vesa-framebuffer", "firmware", 0xfd000000ul, RW },
 	  { M, M, M, M, M, M },
@@ -71,7 +70,7 @@ static const struct recorded devices[] = {
 	  "fbdev" },
 	{ "a DRM emulation that refuses write(2) and read(2)",
 	  { "bochs-drmdrmfb", "bochs-drm", "drm", 0, .mapped = true },
-	  { M, M, M, M, S, S },
+	  { M, M, M, M, M, M },
 	  "refuses" },
 	{ "mmap refused (the pread/pwrite fallback)",
 	  { "VESA VGA", "vesa-framebuffer", "firmware", 0xfd000000ul, .can_write = true,
@@ -114,7 +113,7 @@ static void test_path_names(void)
 {
 	ASSERT_STR_EQ(fb_bench_path_name(W, "readback"), "read");
 	ASSERT_STR_EQ(fb_bench_path_name(W, "fill"), "write");
-	ASSERT_STR_EQ(fb_bench_path_name(S, "rect16"), "shadow");
+	ASSERT_STR_EQ(fb_bench_path_name(FB_BENCH_PATH_SHADOW, "rect16"), "shadow");
 	ASSERT_STR_EQ(fb_bench_path_name(M, "copy"), "mapping");
 }
 
