@@ -127,7 +127,11 @@ struct fb_bench_report {
 	struct fb_bench_result results[FB_BENCH_MAX_RESULTS];
 	size_t n_results;
 	struct fb_bench_validation validation;
-	bool restored;
+	bool restored; /* put back, and read back the same as saved */
+	/* read back after the restore: pixels that differ from what was saved
+	 * (0: the same), and the first of them (expected = saved) */
+	uint64_t restore_mismatches;
+	struct fb_bench_mismatch restore_first;
 	bool device_removed;
 	/* A strategy opts named applies to no op on the device: said ("fb0:
 	 * strategy write does not apply: ..."), nothing drawn, -EINVAL. */

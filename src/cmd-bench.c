@@ -137,7 +137,14 @@ static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_ma
 		       snaps->shots[i].strategy, snaps->shots[i].file,
 		       snaps->shots[i].passed ? "passed" : "FAILED");
 	print_advice(dev->name, adv);
-	printf("  restored: %s\n\n", rep->restored ? "yes" : "NO");
+	if (rep->restore_mismatches)
+		printf("  restored: NO: %" PRIu64
+		       " pixels differ from what was saved, the first at x=%u y=%u: saved 0x%08x, now 0x%08x\n\n",
+		       rep->restore_mismatches, rep->restore_first.x,
+		       rep->restore_first.y, rep->restore_first.expected,
+		       rep->restore_first.got);
+	else
+		printf("  restored: %s\n\n", rep->restored ? "yes" : "NO");
 }
 
 static json_object *json_result(const struct fb_bench_result *r)
@@ -259,6 +266,19 @@ static json_object *json_device(const struct fb_bench_dev *dev,
 	if (adv)
 		json_object_object_add(o, "advice", json_advice(adv));
 	json_object_object_add(o, "restored", json_object_new_boolean(rep->restored));
+	if (rep->restore_mismatches) {
+		const struct fb_bench_mismatch *f = &rep->restore_first;
+		json_object *d = json_object_new_object();
+
+		json_object_object_add(d, "mismatches",
+				       json_object_new_int64(
+					       (int64_t)rep->restore_mismatches));
+		json_object_object_add(d, "x", json_object_new_int((int)f->x));
+		json_object_object_add(d, "y", json_object_new_int((int)f->y));
+		json_object_object_add(d, "saved", json_object_new_int64(f->expected));
+		json_object_object_add(d, "got", json_object_new_int64(f->got));
+		json_object_object_add(o, "restore_difference", d);
+	}
 	return o;
 }
 
