@@ -28,6 +28,14 @@ static bool is_rect(const char *op)
 	return strncmp(op, "rect", 4) == 0;
 }
 
+/* A frame copied whole between RAM and the device: one copy through the
+ * node as through the mapping (a fill has no source; a scroll would read
+ * and write). */
+static bool whole_frame_copy(const char *op)
+{
+	return strcmp(op, "upload") == 0 || strcmp(op, "readback") == 0;
+}
+
 const char *fb_bench_path_name(enum fb_bench_path path, const char *op)
 {
 	switch (path) {
@@ -74,13 +82,14 @@ void fb_bench_choose(const struct fb_bench_facts *f, const char *op,
 		c->path = FB_BENCH_PATH_RW;
 		snprintf(c->why, sizeof(c->why),
 			 "%s cannot be mapped: whole frames through %s", id, rw);
-	} else if (reading && rw_ok && f->kind && strcmp(f->kind, "virtual") == 0) {
-		/* RAM either way; the kernel's copy ran 1.8-2.4x a mapping's
-		 * memmove in the VM */
+	} else if (whole_frame_copy(op) && rw_ok && f->kind &&
+		   strcmp(f->kind, "virtual") == 0) {
+		/* RAM either way, one copy either way; in the VM the kernel's
+		 * copy ran 1.5-8x a mapping's memmove */
 		c->path = FB_BENCH_PATH_RW;
 		snprintf(c->why, sizeof(c->why),
-			 "%s (%s) is RAM the kernel copies from as fast as a mapping: read(2), with no fault on pages not yet mapped",
-			 id, f->kind);
+			 "%s (%s) is RAM the kernel copies whole frames %s as fast as a mapping: %s",
+			 id, f->kind, reading ? "from" : "to", rw);
 	} else if (!is_deferred(f, &how)) {
 		c->path = FB_BENCH_PATH_MAP;
 		snprintf(c->why, sizeof(c->why),

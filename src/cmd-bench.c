@@ -48,7 +48,7 @@ static void bench_help(void)
 	       "fastest RAM strategy of the same operation; SAME-RATIO (same_strategy_ratio)\n"
 	       "over the same strategy on RAM.  auto picks per device and operation from\n"
 	       "what the kernel tells: write(2) and read(2) on DRM's fbdev emulation (a\n"
-	       "shadow under deferred I/O) but for rects, read(2) for vfb's readback,\n"
+	       "shadow under deferred I/O) but for rects, and for vfb's upload and readback,\n"
 	       "stores into the mapping elsewhere; -v says which and why.  A strategy named that applies to no\n"
 	       "operation on a device is exit 2 for it, before anything is drawn.\n"
 	       "shadow (copy, rects) draws into a RAM copy of the frame and uploads the\n"

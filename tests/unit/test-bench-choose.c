@@ -58,7 +58,7 @@ static const struct recorded devices[] = {
 	  "DRM" },
 	{ "vfb (vmalloc'ed RAM, smem_start its address)",
 	  { "Virtual FB", "vfb", "virtual", 0xffffc90000400000ul, RW },
-	  { M, M, M, W, M, M },
+	  { M, M, W, W, M, M },
 	  "read(2)" },
 	{ "vesafb (firmware, the VRAM's bus address)",
 	  { "VESA VGA", "vesa-framebuffer", "firmware", 0xfd000000ul, RW },
