@@ -85,9 +85,10 @@ struct entry {
 	bool ok;
 };
 
-static struct fbk_surface surface_of(const struct bcase *c, unsigned i, unsigned bpp)
+static struct bench_kernel_surface surface_of(const struct bcase *c, unsigned i,
+					      unsigned bpp)
 {
-	struct fbk_surface s = {
+	struct bench_kernel_surface s = {
 		.pixels = c->frames[i],
 		.stride = c->stride,
 		.width = (unsigned)(c->stride * 8 / bpp),
@@ -96,7 +97,7 @@ static struct fbk_surface surface_of(const struct bcase *c, unsigned i, unsigned
 	};
 	/* in-cache frames are 1920 pixels wide at every bpp */
 	if (c->n_frames == 1)
-		s.width = 1920, s.stride = fbk_row_bytes(bpp, 1920);
+		s.width = 1920, s.stride = bench_kernel_row_bytes(bpp, 1920);
 	return s;
 }
 
@@ -109,18 +110,19 @@ static const uint32_t fill_pixel[33] = {
 /* One op on frame i; returns bytes written, 0 when the method refused. */
 static size_t run_once(const struct bcase *c, const struct entry *e, unsigned i)
 {
-	struct fbk_surface s = surface_of(c, i, e->bpp);
+	struct bench_kernel_surface s = surface_of(c, i, e->bpp);
 
 	if (e->is_copy) {
 		unsigned h = s.height - 16;
-		if (fbk_copy(&s, 0, 0, &s, 0, 16, s.width, h, e->method) < 0)
+		if (bench_kernel_copy(&s, 0, 0, &s, 0, 16, s.width, h, e->method) < 0)
 			return 0;
-		return fbk_row_bytes(s.bpp, s.width) * h;
+		return bench_kernel_row_bytes(s.bpp, s.width) * h;
 	}
-	uint32_t px = e->method == FBK_FILL_MEMSET ? MEMSET_PIXEL : fill_pixel[e->bpp];
-	if (fbk_fill(&s, 0, 0, s.width, s.height, px, e->method) < 0)
+	uint32_t px =
+		e->method == BENCH_KERNEL_FILL_MEMSET ? MEMSET_PIXEL : fill_pixel[e->bpp];
+	if (bench_kernel_fill(&s, 0, 0, s.width, s.height, px, e->method) < 0)
 		return 0;
-	return fbk_row_bytes(s.bpp, s.width) * s.height;
+	return bench_kernel_row_bytes(s.bpp, s.width) * s.height;
 }
 
 static void run_entries(const struct bcase *c, struct entry *e, unsigned n)
@@ -196,13 +198,15 @@ static bool paired_ratio(const struct entry *a, const struct entry *b, unsigned 
 }
 
 static const int fill_methods[] = {
-	FBK_FILL_MEMSET,   FBK_FILL_AUTO,     FBK_FILL_SCALAR32, FBK_FILL_STOS,
-	FBK_FILL_SSE2,	   FBK_FILL_SSE2_PFW, FBK_FILL_SSE2_NT,	 FBK_FILL_AVX2,
-	FBK_FILL_AVX2_PFW, FBK_FILL_AVX2_NT,  FBK_FILL_PIXMAN,
+	BENCH_KERNEL_FILL_MEMSET,  BENCH_KERNEL_FILL_AUTO,   BENCH_KERNEL_FILL_SCALAR32,
+	BENCH_KERNEL_FILL_STOS,	   BENCH_KERNEL_FILL_SSE2,   BENCH_KERNEL_FILL_SSE2_PFW,
+	BENCH_KERNEL_FILL_SSE2_NT, BENCH_KERNEL_FILL_AVX2,   BENCH_KERNEL_FILL_AVX2_PFW,
+	BENCH_KERNEL_FILL_AVX2_NT, BENCH_KERNEL_FILL_PIXMAN,
 };
 static const int copy_methods[] = {
-	FBK_COPY_MEMMOVE, FBK_COPY_AUTO,    FBK_COPY_MEMCPY, FBK_COPY_SCALAR32,
-	FBK_COPY_SSE2_NT, FBK_COPY_AVX2_NT, FBK_COPY_PIXMAN,
+	BENCH_KERNEL_COPY_MEMMOVE,  BENCH_KERNEL_COPY_AUTO,    BENCH_KERNEL_COPY_MEMCPY,
+	BENCH_KERNEL_COPY_SCALAR32, BENCH_KERNEL_COPY_SSE2_NT, BENCH_KERNEL_COPY_AVX2_NT,
+	BENCH_KERNEL_COPY_PIXMAN,
 };
 static const unsigned fill_bpps[] = { 16, 24, 32 };
 
@@ -234,8 +238,10 @@ static void print_table(const struct bcase *c, const struct entry *e, unsigned n
 	for (unsigned j = 0; j < n; j++) {
 		if (e[j].is_copy)
 			continue;
-		const struct entry *ms = find(e, n, false, FBK_FILL_MEMSET, e[j].bpp);
-		const struct entry *px = find(e, n, false, FBK_FILL_PIXMAN, e[j].bpp);
+		const struct entry *ms =
+			find(e, n, false, BENCH_KERNEL_FILL_MEMSET, e[j].bpp);
+		const struct entry *px =
+			find(e, n, false, BENCH_KERNEL_FILL_PIXMAN, e[j].bpp);
 		struct stats r;
 
 		printf("%-6s %-4u %-10s ", "fill", e[j].bpp, e[j].label);
@@ -258,7 +264,7 @@ static void print_table(const struct bcase *c, const struct entry *e, unsigned n
 	for (unsigned j = 0; j < n; j++) {
 		if (!e[j].is_copy)
 			continue;
-		const struct entry *mm = find(e, n, true, FBK_COPY_MEMMOVE, 32);
+		const struct entry *mm = find(e, n, true, BENCH_KERNEL_COPY_MEMMOVE, 32);
 		struct stats r;
 
 		printf("%-6s %-4u %-10s ", "scroll", e[j].bpp, e[j].label);
@@ -279,18 +285,18 @@ static void summarize(const struct bcase *c, const struct entry *e, unsigned n,
 {
 	for (size_t b = 0; b < ARRAY_SIZE_T(fill_bpps); b++) {
 		unsigned bpp = fill_bpps[b];
-		struct fbk_surface s = surface_of(c, 0, bpp);
-		const struct entry *a = find(e, n, false, FBK_FILL_AUTO, bpp);
-		const struct entry *ms = find(e, n, false, FBK_FILL_MEMSET, bpp);
-		const struct entry *px = find(e, n, false, FBK_FILL_PIXMAN, bpp);
+		struct bench_kernel_surface s = surface_of(c, 0, bpp);
+		const struct entry *a = find(e, n, false, BENCH_KERNEL_FILL_AUTO, bpp);
+		const struct entry *ms = find(e, n, false, BENCH_KERNEL_FILL_MEMSET, bpp);
+		const struct entry *px = find(e, n, false, BENCH_KERNEL_FILL_PIXMAN, bpp);
 		const struct entry *best = NULL;
 		struct stats rb = { 0 }, rj;
 
 		/* Our kernel with the best paired ratio to pixman: the ceiling. */
 		for (unsigned j = 0; j < n; j++)
 			if (!e[j].is_copy && e[j].ok && e[j].bpp == bpp &&
-			    e[j].method != FBK_FILL_MEMSET &&
-			    e[j].method != FBK_FILL_PIXMAN &&
+			    e[j].method != BENCH_KERNEL_FILL_MEMSET &&
+			    e[j].method != BENCH_KERNEL_FILL_PIXMAN &&
 			    paired_ratio(&e[j], px, c->rounds, &rj) &&
 			    (!best || rj.median > rb.median)) {
 				best = &e[j];
@@ -302,14 +308,16 @@ static void summarize(const struct bcase *c, const struct entry *e, unsigned n,
 			paired_ratio(a, px, c->rounds, &res->fill_vs_pixman[bpp]) &&
 			paired_ratio(ms, px, c->rounds, &res->memset_vs_pixman[bpp]) &&
 			paired_ratio(best, px, c->rounds, &res->best_vs_pixman[bpp]);
-		res->fill_auto[bpp] = fbk_fill_method_name(
-			fbk_fill_choose(fbk_row_bytes(bpp, s.width) * s.height, bpp));
+		res->fill_auto[bpp] =
+			bench_kernel_fill_method_name(bench_kernel_fill_choose(
+				bench_kernel_row_bytes(bpp, s.width) * s.height, bpp));
 		res->best_fill[bpp] = best ? best->label : "?";
 	}
-	res->have_copy = paired_ratio(find(e, n, true, FBK_COPY_AUTO, 32),
-				      find(e, n, true, FBK_COPY_MEMMOVE, 32), c->rounds,
-				      &res->copy_vs_memmove);
-	res->copy_auto = fbk_copy_method_name(fbk_copy_choose(c->frame_bytes));
+	res->have_copy = paired_ratio(find(e, n, true, BENCH_KERNEL_COPY_AUTO, 32),
+				      find(e, n, true, BENCH_KERNEL_COPY_MEMMOVE, 32),
+				      c->rounds, &res->copy_vs_memmove);
+	res->copy_auto =
+		bench_kernel_copy_method_name(bench_kernel_copy_choose(c->frame_bytes));
 	for (unsigned j = 0; j < n; j++)
 		if (!e[j].is_copy && e[j].ok && e[j].bpp == 32)
 			res->fills32[res->n_fills32++] =
@@ -325,17 +333,18 @@ static void run_case(struct bcase *c, struct result *res)
 
 	for (size_t b = 0; b < ARRAY_SIZE_T(fill_bpps); b++)
 		for (size_t m = 0; m < ARRAY_SIZE_T(fill_methods); m++) {
-			if (!fbk_fill_method_cpu_ok(fill_methods[m]))
+			if (!bench_kernel_fill_method_cpu_ok(fill_methods[m]))
 				continue;
-			e[n++] = (struct entry){ .label = fbk_fill_method_name(
+			e[n++] = (struct entry){ .label = bench_kernel_fill_method_name(
 							 fill_methods[m]),
 						 .method = fill_methods[m],
 						 .bpp = fill_bpps[b] };
 		}
 	for (size_t m = 0; m < ARRAY_SIZE_T(copy_methods); m++) {
-		if (!fbk_copy_method_cpu_ok(copy_methods[m]))
+		if (!bench_kernel_copy_method_cpu_ok(copy_methods[m]))
 			continue;
-		e[n++] = (struct entry){ .label = fbk_copy_method_name(copy_methods[m]),
+		e[n++] = (struct entry){ .label = bench_kernel_copy_method_name(
+						 copy_methods[m]),
 					 .is_copy = true,
 					 .method = copy_methods[m],
 					 .bpp = 32 };
@@ -382,7 +391,7 @@ static void free_case(struct bcase *c)
 
 struct ceiling_part {
 	pthread_t thread;
-	struct fbk_surface s; /* this thread's rows of the buffer */
+	struct bench_kernel_surface s; /* this thread's rows of the buffer */
 	pthread_barrier_t *start;
 	double t_end;
 	int rc;
@@ -390,11 +399,11 @@ struct ceiling_part {
 
 static int nt_fill_method(void)
 {
-	if (fbk_fill_method_cpu_ok(FBK_FILL_AVX2_NT))
-		return FBK_FILL_AVX2_NT;
-	if (fbk_fill_method_cpu_ok(FBK_FILL_SSE2_NT))
-		return FBK_FILL_SSE2_NT;
-	return FBK_FILL_MEMSET;
+	if (bench_kernel_fill_method_cpu_ok(BENCH_KERNEL_FILL_AVX2_NT))
+		return BENCH_KERNEL_FILL_AVX2_NT;
+	if (bench_kernel_fill_method_cpu_ok(BENCH_KERNEL_FILL_SSE2_NT))
+		return BENCH_KERNEL_FILL_SSE2_NT;
+	return BENCH_KERNEL_FILL_MEMSET;
 }
 
 static void *ceiling_thread(void *arg)
@@ -402,8 +411,8 @@ static void *ceiling_thread(void *arg)
 	struct ceiling_part *p = arg;
 
 	pthread_barrier_wait(p->start);
-	p->rc = fbk_fill(&p->s, 0, 0, p->s.width, p->s.height, 0x00123456,
-			 nt_fill_method());
+	p->rc = bench_kernel_fill(&p->s, 0, 0, p->s.width, p->s.height, 0x00123456,
+				  nt_fill_method());
 	p->t_end = now();
 	return NULL;
 }
@@ -464,7 +473,7 @@ static void measure_ceiling(size_t bytes, struct ceiling *c)
 	uint8_t *buf;
 
 	c->threads = cpus < 1 ? 1 : cpus > MAX_THREADS ? MAX_THREADS : (unsigned)cpus;
-	c->method = fbk_fill_method_name(nt_fill_method());
+	c->method = bench_kernel_fill_method_name(nt_fill_method());
 	buf = mmap(NULL, stride * rows, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (buf == MAP_FAILED) {
@@ -610,7 +619,7 @@ static void print_summary(const struct bcase *hot, const struct result *rh,
 
 int main(void)
 {
-	size_t llc = fbk_llc_bytes();
+	size_t llc = bench_kernel_llc_bytes();
 	struct bcase hot = {
 		.name = "in-cache 1920x1080",
 		.tag = "in-cache",
@@ -642,12 +651,13 @@ int main(void)
 
 	printf("fbclassctl kernel benchmark (RAM only; timings are reported, never judged)\n");
 	printf("LLC %zu KiB shared by %u CPU(s) (sysfs cpu0 cache); non-temporal threshold %zu KiB (3/4 of a CPU's share)\n",
-	       llc >> 10, fbk_llc_sharers(), fbk_nt_threshold() >> 10);
+	       llc >> 10, bench_kernel_llc_sharers(), bench_kernel_nt_threshold() >> 10);
 	printf("CPU: avx2 %s, erms %s, prefetchw %s, sse4.1 %s (__builtin_cpu_supports, cpuid)\n",
-	       fbk_fill_method_cpu_ok(FBK_FILL_AVX2) ? "yes" : "no",
-	       fbk_cpu_has_erms() ? "yes" : "no",
-	       fbk_fill_method_cpu_ok(FBK_FILL_SSE2_PFW) ? "yes" : "no",
-	       fbk_copy_method_cpu_ok(FBK_COPY_SSE41_LOAD) ? "yes" : "no");
+	       bench_kernel_fill_method_cpu_ok(BENCH_KERNEL_FILL_AVX2) ? "yes" : "no",
+	       bench_kernel_cpu_has_erms() ? "yes" : "no",
+	       bench_kernel_fill_method_cpu_ok(BENCH_KERNEL_FILL_SSE2_PFW) ? "yes" : "no",
+	       bench_kernel_copy_method_cpu_ok(BENCH_KERNEL_COPY_SSE41_LOAD) ? "yes"
+									     : "no");
 	printf("fill pixels: RGB565 0xf81f, RGB888 0x123456, XRGB8888 0x00123456; memset writes the same bytes with 0x5a; scroll = in-place copy up 16 rows, 32 bpp\n");
 	printf("past-cache: %u frames x %zu bytes = %.1f MiB = %.1fx LLC; 16/24 bpp fills use the same bytes per frame\n",
 	       cold.n_frames, big, (double)big * cold.n_frames / (1 << 20),

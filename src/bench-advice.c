@@ -48,15 +48,16 @@ static struct op_best op_best(const struct fb_bench_report *rep, size_t i)
 	for (; i < rep->n_results; i++) {
 		const struct fb_bench_result *r = &rep->results[i];
 
-		if (strcmp(r->op, op) != 0)
+		if (r->have_ram && r->ram.median > b.ram && strcmp(r->op, op) == 0)
+			b.ram = r->ram.median;
+		/* auto runs one of the others: advise that one by its name */
+		if (strcmp(r->op, op) != 0 || strcmp(r->strategy, "auto") == 0)
 			continue;
 		b.n++;
 		if (!b.best || r->fb.median > b.best->fb.median)
 			b.best = r;
 		if (!is_shadow(r) && (!b.direct || r->fb.median > b.direct->fb.median))
 			b.direct = r;
-		if (r->have_ram && r->ram.median > b.ram)
-			b.ram = r->ram.median;
 	}
 	return b;
 }

@@ -124,7 +124,7 @@ uint32_t fb_bench_compare_mask(const struct fb_bench_dev *dev)
 
 struct compare_args {
 	const struct fb_bench_dev *dev;
-	const struct fbk_surface *want;
+	const struct bench_kernel_surface *want;
 	uint32_t pixel;
 	const char *op, *strategy;
 	struct fb_bench_validation *v;
@@ -149,14 +149,15 @@ static int compare_rows(void *arg)
 {
 	struct compare_args *a = arg;
 	const struct fb_bench_dev *dev = a->dev;
-	const struct fbk_surface *s = &dev->vis;
-	size_t n = fbk_row_bytes(s->bpp, s->width);
+	const struct bench_kernel_surface *s = &dev->vis;
+	size_t n = bench_kernel_row_bytes(s->bpp, s->width);
 	uint32_t mask = fb_bench_compare_mask(dev);
-	struct fbk_surface rg = { a->row_got, n, s->width, 1, s->bpp };
-	struct fbk_surface rw = { a->row_want, n, s->width, 1, s->bpp };
+	struct bench_kernel_surface rg = { a->row_got, n, s->width, 1, s->bpp };
+	struct bench_kernel_surface rw = { a->row_want, n, s->width, 1, s->bpp };
 
 	if (!a->want)
-		fbk_fill(&rw, 0, 0, s->width, 1, a->pixel, FBK_FILL_REFERENCE);
+		bench_kernel_fill(&rw, 0, 0, s->width, 1, a->pixel,
+				  BENCH_KERNEL_FILL_REFERENCE);
 	for (unsigned y = 0; y < s->height; y++) {
 		const uint8_t *src = s->pixels + (size_t)y * s->stride;
 
@@ -180,8 +181,8 @@ static int compare_rows(void *arg)
 		if (memcmp(a->row_got, a->row_want, n) == 0)
 			continue;
 		for (unsigned x = 0; x < s->width; x++) {
-			uint32_t got = fbk_get_pixel(&rg, x, 0),
-				 want = fbk_get_pixel(&rw, x, 0);
+			uint32_t got = bench_kernel_get_pixel(&rg, x, 0),
+				 want = bench_kernel_get_pixel(&rw, x, 0);
 			if ((got ^ want) & mask)
 				note_mismatch(a, x, y, want & mask, got & mask);
 		}
@@ -189,11 +190,11 @@ static int compare_rows(void *arg)
 	return 0;
 }
 
-int fb_bench_compare(const struct fb_bench_dev *dev, const struct fbk_surface *want,
-		     uint32_t pixel, const char *op, const char *strategy,
-		     struct fb_bench_validation *v)
+int fb_bench_compare(const struct fb_bench_dev *dev,
+		     const struct bench_kernel_surface *want, uint32_t pixel,
+		     const char *op, const char *strategy, struct fb_bench_validation *v)
 {
-	size_t n = fbk_row_bytes(dev->vis.bpp, dev->vis.width);
+	size_t n = bench_kernel_row_bytes(dev->vis.bpp, dev->vis.width);
 	struct compare_args a = { dev,	    want, pixel,	  op,
 				  strategy, v,	  malloc(n + 64), malloc(n + 64) };
 	int r = -ENOMEM;

@@ -9,9 +9,9 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
-#define FBK_X86 1
+#define BENCH_KERNEL_X86 1
 #else
-#define FBK_X86 0
+#define BENCH_KERNEL_X86 0
 #endif
 
 #include "bench-cpu.h"
@@ -19,9 +19,9 @@
 
 /* ---- CPU features ---- */
 
-bool fbk_cpu_has_avx2(void)
+bool bench_kernel_cpu_has_avx2(void)
 {
-#if FBK_X86
+#if BENCH_KERNEL_X86
 	return __builtin_cpu_supports("avx2");
 #else
 	return false;
@@ -33,9 +33,9 @@ bool fbk_cpu_has_avx2(void)
  * Broadwell.  Asked once: under a hypervisor CPUID is a VM exit, and a 6 MB
  * fill that paid one per call lost a quarter of its speed.
  */
-bool fbk_cpu_has_prefetchw(void)
+bool bench_kernel_cpu_has_prefetchw(void)
 {
-#if FBK_X86
+#if BENCH_KERNEL_X86
 	static int known = -1;
 	unsigned a, b, c, d;
 
@@ -52,9 +52,9 @@ bool fbk_cpu_has_prefetchw(void)
  * rep stosb past 2 KiB only with it; without it (AMD Zen 1, for one) rep
  * stosq filled 1 MiB at 18.6 GB/s where AVX2 stores reached 23.5.
  */
-bool fbk_cpu_has_erms(void)
+bool bench_kernel_cpu_has_erms(void)
 {
-#if FBK_X86
+#if BENCH_KERNEL_X86
 	static int known = -1;
 	unsigned a, b, c, d;
 
@@ -66,9 +66,9 @@ bool fbk_cpu_has_erms(void)
 #endif
 }
 
-bool fbk_cpu_has_sse41(void)
+bool bench_kernel_cpu_has_sse41(void)
 {
-#if FBK_X86
+#if BENCH_KERNEL_X86
 	return __builtin_cpu_supports("sse4.1");
 #else
 	return false;
@@ -91,7 +91,7 @@ static long cpu_number(const char **s)
 	return (long)v;
 }
 
-unsigned fbk_cpulist_count(const char *s)
+unsigned bench_kernel_cpulist_count(const char *s)
 {
 	unsigned n = 0;
 
@@ -142,7 +142,7 @@ static size_t read_cache_size(const char *dir)
 	return n;
 }
 
-size_t fbk_llc_bytes(void)
+size_t bench_kernel_llc_bytes(void)
 {
 	if (llc_bytes)
 		return llc_bytes;
@@ -183,7 +183,7 @@ size_t fbk_llc_bytes(void)
 			f = fopen(path, "re");
 			if (f) {
 				if (fgets(buf, sizeof(buf), f))
-					llc_sharers = fbk_cpulist_count(buf);
+					llc_sharers = bench_kernel_cpulist_count(buf);
 				fclose(f);
 			}
 			if (!llc_sharers) /* no list, or a malformed one */
@@ -197,13 +197,13 @@ size_t fbk_llc_bytes(void)
 	return llc_bytes;
 }
 
-unsigned fbk_llc_sharers(void)
+unsigned bench_kernel_llc_sharers(void)
 {
-	fbk_llc_bytes();
+	bench_kernel_llc_bytes();
 	return llc_sharers;
 }
 
-size_t fbk_nt_threshold(void)
+size_t bench_kernel_nt_threshold(void)
 {
 	/*
 	 * glibc's rule for memset and memcpy: 3/4 of the LLC's share per CPU
@@ -214,10 +214,10 @@ size_t fbk_nt_threshold(void)
 	 */
 	if (nt_threshold)
 		return nt_threshold;
-	return fbk_llc_bytes() / 4 * 3 / fbk_llc_sharers();
+	return bench_kernel_llc_bytes() / 4 * 3 / bench_kernel_llc_sharers();
 }
 
-void fbk_set_nt_threshold(size_t bytes)
+void bench_kernel_set_nt_threshold(size_t bytes)
 {
 	nt_threshold = bytes;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "display.h"
 #include "kernel-hazards.h"
 #include "log.h"
 
@@ -27,7 +28,7 @@ const char *fb_bench_geometry_error(const struct fb_var_screeninfo *var,
 				    char *why, size_t len)
 {
 	uint64_t frame = (uint64_t)fix->line_length * var->yres_virtual;
-	size_t row = fbk_row_bytes(bpp, var->xres);
+	size_t row = bench_kernel_row_bytes(bpp, var->xres);
 
 	if (var->xres == 0 || var->yres == 0)
 		snprintf(why, len, "visible size %ux%u is empty", var->xres, var->yres);
@@ -124,6 +125,41 @@ static int bench_map(const char *name, struct fb_bench_dev *dev,
 	return 0;
 }
 
+/* Whether the node takes read(2) and write(2): one row read at the visible
+ * area and written back as it was (a driver without them says EINVAL,
+ * EPERM, ENOSYS...). */
+static void bench_probe_rw(struct fb_bench_dev *dev)
+{
+	size_t row = bench_kernel_row_bytes(dev->vis.bpp, dev->vis.width);
+	uint8_t *buf = malloc(row);
+
+	if (!buf)
+		return; /* unknown: tried in the run, an error there */
+	dev->no_read = pread(dev->fd, buf, row, dev->vis_offset) != (ssize_t)row;
+	if (!dev->no_read)
+		dev->no_write =
+			pwrite(dev->fd, buf, row, dev->vis_offset) != (ssize_t)row;
+	if (dev->no_read || dev->no_write)
+		INF("%s: the node refuses %s: %s", dev->name,
+		    dev->no_read ? "read(2)" : "write(2)", strerror(errno));
+	free(buf);
+}
+
+/* What auto decides from: the id, the kind, the driver, smem_start. */
+static void bench_facts(const struct fb_device *fbdev, struct fb_bench_dev *dev,
+			struct fb_bench_mapping *m)
+{
+	const struct fb_fix_screeninfo *fix = &m->hw.fix;
+
+	memcpy(m->id, fix->id, sizeof(fix->id));
+	m->id[sizeof(fix->id)] = '\0';
+	dev->facts.id = m->id;
+	dev->facts.kind = display_kind_name(display_kind_of(fbdev, m->id, NULL));
+	for (size_t i = 0; i < fbdev->n_parents && !dev->facts.driver; i++)
+		dev->facts.driver = fbdev->parents[i].driver;
+	dev->facts.smem_start = fix->smem_start;
+}
+
 int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 			 struct fb_bench_dev *dev, struct fb_bench_mapping *m)
 {
@@ -155,14 +191,18 @@ int fb_bench_device_open(const struct fb_device *fbdev, const char *devdir,
 		goto fail;
 	bpp = (unsigned)r;
 	in_page = (size_t)(fix->smem_start & (page - 1));
-	vis = (size_t)var->yoffset * fix->line_length + fbk_row_bytes(bpp, var->xoffset);
-	dev->vis =
-		(struct fbk_surface){ NULL, fix->line_length, var->xres, var->yres, bpp };
+	vis = (size_t)var->yoffset * fix->line_length +
+	      bench_kernel_row_bytes(bpp, var->xoffset);
+	dev->vis = (struct bench_kernel_surface){ NULL, fix->line_length, var->xres,
+						  var->yres, bpp };
 	dev->vis_offset = (off_t)vis;
 	kernel_hazards_warn(fbdev);
+	bench_facts(fbdev, dev, m);
 	r = bench_map(fbdev->name, dev, m, in_page, vis);
-	if (r == 0)
+	if (r == 0) {
+		bench_probe_rw(dev);
 		return 0;
+	}
 fail:
 	fb_bench_device_close(dev, m);
 	return r;

@@ -12,9 +12,9 @@
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
-#define FBK_X86 1
+#define BENCH_KERNEL_X86 1
 #else
-#define FBK_X86 0
+#define BENCH_KERNEL_X86 0
 #endif
 
 #include "bench-kernels.h"
@@ -22,92 +22,99 @@
 #include "macro.h"
 #include "pixman-backend.h"
 
-static const char *const fill_names[_FBK_FILL_MAX] = {
-	[FBK_FILL_AUTO] = "auto",	  [FBK_FILL_MEMSET] = "memset",
-	[FBK_FILL_SCALAR32] = "scalar32", [FBK_FILL_STOS] = "stos",
-	[FBK_FILL_SSE2] = "sse2",	  [FBK_FILL_SSE2_NT] = "sse2-nt",
-	[FBK_FILL_AVX2] = "avx2",	  [FBK_FILL_AVX2_NT] = "avx2-nt",
-	[FBK_FILL_PIXMAN] = "pixman",	  [FBK_FILL_REFERENCE] = "reference",
-	[FBK_FILL_SSE2_PFW] = "sse2-pfw", [FBK_FILL_AVX2_PFW] = "avx2-pfw",
+static const char *const fill_names[_BENCH_KERNEL_FILL_MAX] = {
+	[BENCH_KERNEL_FILL_AUTO] = "auto",
+	[BENCH_KERNEL_FILL_MEMSET] = "memset",
+	[BENCH_KERNEL_FILL_SCALAR32] = "scalar32",
+	[BENCH_KERNEL_FILL_STOS] = "stos",
+	[BENCH_KERNEL_FILL_SSE2] = "sse2",
+	[BENCH_KERNEL_FILL_SSE2_NT] = "sse2-nt",
+	[BENCH_KERNEL_FILL_AVX2] = "avx2",
+	[BENCH_KERNEL_FILL_AVX2_NT] = "avx2-nt",
+	[BENCH_KERNEL_FILL_PIXMAN] = "pixman",
+	[BENCH_KERNEL_FILL_REFERENCE] = "reference",
+	[BENCH_KERNEL_FILL_SSE2_PFW] = "sse2-pfw",
+	[BENCH_KERNEL_FILL_AVX2_PFW] = "avx2-pfw",
 };
 
-static const char *const copy_names[_FBK_COPY_MAX] = {
-	[FBK_COPY_AUTO] = "auto",
-	[FBK_COPY_MEMCPY] = "memcpy",
-	[FBK_COPY_MEMMOVE] = "memmove",
-	[FBK_COPY_SCALAR32] = "scalar32",
-	[FBK_COPY_SSE2_NT] = "sse2-nt",
-	[FBK_COPY_AVX2_NT] = "avx2-nt",
-	[FBK_COPY_SSE41_LOAD] = "sse41-load",
-	[FBK_COPY_PIXMAN] = "pixman",
-	[FBK_COPY_REFERENCE] = "reference",
+static const char *const copy_names[_BENCH_KERNEL_COPY_MAX] = {
+	[BENCH_KERNEL_COPY_AUTO] = "auto",
+	[BENCH_KERNEL_COPY_MEMCPY] = "memcpy",
+	[BENCH_KERNEL_COPY_MEMMOVE] = "memmove",
+	[BENCH_KERNEL_COPY_SCALAR32] = "scalar32",
+	[BENCH_KERNEL_COPY_SSE2_NT] = "sse2-nt",
+	[BENCH_KERNEL_COPY_AVX2_NT] = "avx2-nt",
+	[BENCH_KERNEL_COPY_SSE41_LOAD] = "sse41-load",
+	[BENCH_KERNEL_COPY_PIXMAN] = "pixman",
+	[BENCH_KERNEL_COPY_REFERENCE] = "reference",
 };
 
-const char *fbk_fill_method_name(enum fbk_fill_method m)
+const char *bench_kernel_fill_method_name(enum bench_kernel_fill_method m)
 {
-	return (unsigned)m < _FBK_FILL_MAX ? fill_names[m] : "?";
+	return (unsigned)m < _BENCH_KERNEL_FILL_MAX ? fill_names[m] : "?";
 }
 
-const char *fbk_copy_method_name(enum fbk_copy_method m)
+const char *bench_kernel_copy_method_name(enum bench_kernel_copy_method m)
 {
-	return (unsigned)m < _FBK_COPY_MAX ? copy_names[m] : "?";
+	return (unsigned)m < _BENCH_KERNEL_COPY_MAX ? copy_names[m] : "?";
 }
 
-int fbk_fill_method_from_name(const char *name)
+int bench_kernel_fill_method_from_name(const char *name)
 {
-	for (int i = 0; i < _FBK_FILL_MAX; i++)
+	for (int i = 0; i < _BENCH_KERNEL_FILL_MAX; i++)
 		if (strcmp(fill_names[i], name) == 0)
 			return i;
 	return -1;
 }
 
-int fbk_copy_method_from_name(const char *name)
+int bench_kernel_copy_method_from_name(const char *name)
 {
-	for (int i = 0; i < _FBK_COPY_MAX; i++)
+	for (int i = 0; i < _BENCH_KERNEL_COPY_MAX; i++)
 		if (strcmp(copy_names[i], name) == 0)
 			return i;
 	return -1;
 }
 
-bool fbk_fill_method_cpu_ok(enum fbk_fill_method m)
+bool bench_kernel_fill_method_cpu_ok(enum bench_kernel_fill_method m)
 {
 	switch (m) {
-	case FBK_FILL_STOS:
-	case FBK_FILL_SSE2:
-	case FBK_FILL_SSE2_NT:
-		return FBK_X86;
-	case FBK_FILL_AVX2:
-	case FBK_FILL_AVX2_NT:
-		return fbk_cpu_has_avx2();
-	case FBK_FILL_SSE2_PFW:
-		return fbk_cpu_has_prefetchw();
-	case FBK_FILL_AVX2_PFW:
-		return fbk_cpu_has_avx2() && fbk_cpu_has_prefetchw();
+	case BENCH_KERNEL_FILL_STOS:
+	case BENCH_KERNEL_FILL_SSE2:
+	case BENCH_KERNEL_FILL_SSE2_NT:
+		return BENCH_KERNEL_X86;
+	case BENCH_KERNEL_FILL_AVX2:
+	case BENCH_KERNEL_FILL_AVX2_NT:
+		return bench_kernel_cpu_has_avx2();
+	case BENCH_KERNEL_FILL_SSE2_PFW:
+		return bench_kernel_cpu_has_prefetchw();
+	case BENCH_KERNEL_FILL_AVX2_PFW:
+		return bench_kernel_cpu_has_avx2() && bench_kernel_cpu_has_prefetchw();
 	default:
-		return (unsigned)m < _FBK_FILL_MAX;
+		return (unsigned)m < _BENCH_KERNEL_FILL_MAX;
 	}
 }
 
-bool fbk_copy_method_cpu_ok(enum fbk_copy_method m)
+bool bench_kernel_copy_method_cpu_ok(enum bench_kernel_copy_method m)
 {
 	switch (m) {
-	case FBK_COPY_SSE2_NT:
-		return FBK_X86;
-	case FBK_COPY_AVX2_NT:
-		return fbk_cpu_has_avx2();
-	case FBK_COPY_SSE41_LOAD:
-		return fbk_cpu_has_sse41();
+	case BENCH_KERNEL_COPY_SSE2_NT:
+		return BENCH_KERNEL_X86;
+	case BENCH_KERNEL_COPY_AVX2_NT:
+		return bench_kernel_cpu_has_avx2();
+	case BENCH_KERNEL_COPY_SSE41_LOAD:
+		return bench_kernel_cpu_has_sse41();
 	default:
-		return (unsigned)m < _FBK_COPY_MAX;
+		return (unsigned)m < _BENCH_KERNEL_COPY_MAX;
 	}
 }
 
-enum fbk_fill_method fbk_fill_choose(size_t bytes, unsigned bpp)
+enum bench_kernel_fill_method bench_kernel_fill_choose(size_t bytes, unsigned bpp)
 {
-	if (bpp < 8 || !FBK_X86)
-		return FBK_FILL_SCALAR32;
-	if (bytes >= fbk_nt_threshold())
-		return fbk_cpu_has_avx2() ? FBK_FILL_AVX2_NT : FBK_FILL_SSE2_NT;
+	if (bpp < 8 || !BENCH_KERNEL_X86)
+		return BENCH_KERNEL_FILL_SCALAR32;
+	if (bytes >= bench_kernel_nt_threshold())
+		return bench_kernel_cpu_has_avx2() ? BENCH_KERNEL_FILL_AVX2_NT
+						   : BENCH_KERNEL_FILL_SSE2_NT;
 	/* AVX2 stores where the CPU has them; else rep stosq with fast strings
 	 * (1, 2 and 4-byte pixels: a 3-byte pixel has no repeating qword); else
 	 * SSE2.  rep stos is not steady in cache: on an AMD EPYC with ERMS and
@@ -117,23 +124,24 @@ enum fbk_fill_method fbk_fill_choose(size_t bytes, unsigned bpp)
 	 * in both.  Not the -pfw kernels: with a
 	 * shuffled order avx2-pfw measured 0.84-0.86 of memset and avx2
 	 * 0.86-0.87 on a Zen 1. */
-	if (fbk_cpu_has_avx2())
-		return FBK_FILL_AVX2;
-	if (bpp != 24 && fbk_cpu_has_erms())
-		return FBK_FILL_STOS;
-	return FBK_FILL_SSE2;
+	if (bench_kernel_cpu_has_avx2())
+		return BENCH_KERNEL_FILL_AVX2;
+	if (bpp != 24 && bench_kernel_cpu_has_erms())
+		return BENCH_KERNEL_FILL_STOS;
+	return BENCH_KERNEL_FILL_SSE2;
 }
 
-enum fbk_copy_method fbk_copy_choose(size_t bytes)
+enum bench_kernel_copy_method bench_kernel_copy_choose(size_t bytes)
 {
-	if (FBK_X86 && bytes >= fbk_nt_threshold())
-		return fbk_cpu_has_avx2() ? FBK_COPY_AVX2_NT : FBK_COPY_SSE2_NT;
-	return FBK_COPY_MEMMOVE;
+	if (BENCH_KERNEL_X86 && bytes >= bench_kernel_nt_threshold())
+		return bench_kernel_cpu_has_avx2() ? BENCH_KERNEL_COPY_AVX2_NT
+						   : BENCH_KERNEL_COPY_SSE2_NT;
+	return BENCH_KERNEL_COPY_MEMMOVE;
 }
 
 /* ---- pixels ---- */
 
-size_t fbk_row_bytes(unsigned bpp, unsigned w)
+size_t bench_kernel_row_bytes(unsigned bpp, unsigned w)
 {
 	return ((size_t)w * bpp + 7) / 8;
 }
@@ -149,7 +157,8 @@ static uint32_t pixel_mask(unsigned bpp)
 	return bpp >= 32 ? 0xffffffffu : (1u << bpp) - 1;
 }
 
-uint32_t fbk_get_pixel(const struct fbk_surface *s, unsigned x, unsigned y)
+uint32_t bench_kernel_get_pixel(const struct bench_kernel_surface *s, unsigned x,
+				unsigned y)
 {
 	const uint8_t *row = s->pixels + (size_t)y * s->stride;
 
@@ -164,7 +173,8 @@ uint32_t fbk_get_pixel(const struct fbk_surface *s, unsigned x, unsigned y)
 	return v;
 }
 
-void fbk_put_pixel(const struct fbk_surface *s, unsigned x, unsigned y, uint32_t pixel)
+void bench_kernel_put_pixel(const struct bench_kernel_surface *s, unsigned x, unsigned y,
+			    uint32_t pixel)
 {
 	uint8_t *row = s->pixels + (size_t)y * s->stride;
 
@@ -180,7 +190,7 @@ void fbk_put_pixel(const struct fbk_surface *s, unsigned x, unsigned y, uint32_t
 		p[i] = (uint8_t)(pixel >> (8 * i));
 }
 
-bool fbk_pixel_is_byte_uniform(unsigned bpp, uint32_t pixel, uint8_t *byte)
+bool bench_kernel_pixel_is_byte_uniform(unsigned bpp, uint32_t pixel, uint8_t *byte)
 {
 	pixel &= pixel_mask(bpp);
 	if (bpp < 8) {
@@ -300,7 +310,7 @@ static inline uint64_t load64(const uint8_t *p)
 DEFINE_FILL_ROW(fill_row_scalar32, , uint32_t, 4, load32, STORE32, 0, NO_PREFETCH)
 DEFINE_FILL_ROW(fill_row_u64, , uint64_t, 8, load64, STORE64, 0, NO_PREFETCH)
 
-#if FBK_X86
+#if BENCH_KERNEL_X86
 #define LOADU128(p)	_mm_loadu_si128((const __m128i *)(const void *)(p))
 #define STORE128(p, v)	_mm_store_si128((__m128i *)(void *)(p), (v))
 #define STREAM128(p, v) _mm_stream_si128((__m128i *)(void *)(p), (v))
@@ -357,25 +367,25 @@ static void fill_row_stos(uint8_t *d, size_t n, const struct pattern *pat)
 
 typedef void (*fill_row_fn)(uint8_t *d, size_t n, const struct pattern *pat);
 
-static fill_row_fn fill_row_for(enum fbk_fill_method m)
+static fill_row_fn fill_row_for(enum bench_kernel_fill_method m)
 {
 	switch (m) {
-	case FBK_FILL_SCALAR32:
+	case BENCH_KERNEL_FILL_SCALAR32:
 		return fill_row_scalar32;
-#if FBK_X86
-	case FBK_FILL_STOS:
+#if BENCH_KERNEL_X86
+	case BENCH_KERNEL_FILL_STOS:
 		return fill_row_stos;
-	case FBK_FILL_SSE2:
+	case BENCH_KERNEL_FILL_SSE2:
 		return fill_row_sse2;
-	case FBK_FILL_SSE2_NT:
+	case BENCH_KERNEL_FILL_SSE2_NT:
 		return fill_row_sse2_nt;
-	case FBK_FILL_AVX2:
+	case BENCH_KERNEL_FILL_AVX2:
 		return fill_row_avx2;
-	case FBK_FILL_SSE2_PFW:
+	case BENCH_KERNEL_FILL_SSE2_PFW:
 		return fill_row_sse2_pfw;
-	case FBK_FILL_AVX2_PFW:
+	case BENCH_KERNEL_FILL_AVX2_PFW:
 		return fill_row_avx2_pfw;
-	case FBK_FILL_AVX2_NT:
+	case BENCH_KERNEL_FILL_AVX2_NT:
 		return fill_row_avx2_nt;
 #endif
 	default:
@@ -383,32 +393,32 @@ static fill_row_fn fill_row_for(enum fbk_fill_method m)
 	}
 }
 
-static bool method_is_nt(enum fbk_fill_method m)
+static bool method_is_nt(enum bench_kernel_fill_method m)
 {
-	return m == FBK_FILL_SSE2_NT || m == FBK_FILL_AVX2_NT;
+	return m == BENCH_KERNEL_FILL_SSE2_NT || m == BENCH_KERNEL_FILL_AVX2_NT;
 }
 
 static void store_fence(void)
 {
-#if FBK_X86
+#if BENCH_KERNEL_X86
 	_mm_sfence();
 #endif
 }
 
-bool fbk_fill_method_usable(enum fbk_fill_method m, const struct fbk_surface *s,
-			    uint32_t pixel)
+bool bench_kernel_fill_method_usable(enum bench_kernel_fill_method m,
+				     const struct bench_kernel_surface *s, uint32_t pixel)
 {
 	uint8_t byte;
 
-	if (!bpp_valid(s->bpp) || !fbk_fill_method_cpu_ok(m))
+	if (!bpp_valid(s->bpp) || !bench_kernel_fill_method_cpu_ok(m))
 		return false;
 	switch (m) {
-	case FBK_FILL_AUTO:
-	case FBK_FILL_REFERENCE:
+	case BENCH_KERNEL_FILL_AUTO:
+	case BENCH_KERNEL_FILL_REFERENCE:
 		return true;
-	case FBK_FILL_MEMSET:
-		return fbk_pixel_is_byte_uniform(s->bpp, pixel, &byte);
-	case FBK_FILL_PIXMAN:
+	case BENCH_KERNEL_FILL_MEMSET:
+		return bench_kernel_pixel_is_byte_uniform(s->bpp, pixel, &byte);
+	case BENCH_KERNEL_FILL_PIXMAN:
 		return (s->bpp == 8 || s->bpp == 16 || s->bpp == 32) &&
 		       s->stride % 4 == 0 && ((uintptr_t)s->pixels & 3) == 0 &&
 		       s->stride / 4 <= INT32_MAX;
@@ -418,60 +428,63 @@ bool fbk_fill_method_usable(enum fbk_fill_method m, const struct fbk_surface *s,
 }
 
 /* Sub-byte pixels: whole bytes with memset, the edge pixels one by one. */
-static void fill_subbyte(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w,
-			 unsigned h, uint32_t pixel)
+static void fill_subbyte(const struct bench_kernel_surface *s, unsigned x, unsigned y,
+			 unsigned w, unsigned h, uint32_t pixel)
 {
 	unsigned ppb = 8 / s->bpp; /* pixels per byte */
 	uint8_t byte;
 
-	fbk_pixel_is_byte_uniform(s->bpp, pixel, &byte);
+	bench_kernel_pixel_is_byte_uniform(s->bpp, pixel, &byte);
 	for (unsigned r = y; r < y + h; r++) {
 		unsigned c = x, end = x + w;
 
 		while (c < end && c % ppb)
-			fbk_put_pixel(s, c++, r, pixel);
+			bench_kernel_put_pixel(s, c++, r, pixel);
 		if (end - c >= ppb) {
 			size_t nbytes = (end - c) / ppb;
 			memset(s->pixels + (size_t)r * s->stride + c / ppb, byte, nbytes);
 			c += (unsigned)nbytes * ppb;
 		}
 		while (c < end)
-			fbk_put_pixel(s, c++, r, pixel);
+			bench_kernel_put_pixel(s, c++, r, pixel);
 	}
 }
 
-static bool rect_inside(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w,
-			unsigned h)
+static bool rect_inside(const struct bench_kernel_surface *s, unsigned x, unsigned y,
+			unsigned w, unsigned h)
 {
 	return x <= s->width && w <= s->width - x && y <= s->height &&
-	       h <= s->height - y && fbk_row_bytes(s->bpp, s->width) <= s->stride;
+	       h <= s->height - y &&
+	       bench_kernel_row_bytes(s->bpp, s->width) <= s->stride;
 }
 
-static __typeof__(pixman_fill) *fbk_pixman_fill;
-static __typeof__(pixman_blt) *fbk_pixman_blt;
+static __typeof__(pixman_fill) *bench_kernel_pixman_fill;
+static __typeof__(pixman_blt) *bench_kernel_pixman_blt;
 
-static bool fbk_pixman_load(void)
+static bool bench_kernel_pixman_load(void)
 {
-	return fb_pixman_load(&fbk_pixman_fill, &fbk_pixman_blt) == 0;
+	return fb_pixman_load(&bench_kernel_pixman_fill, &bench_kernel_pixman_blt) == 0;
 }
 
-int fbk_fill(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w, unsigned h,
-	     uint32_t pixel, enum fbk_fill_method m)
+int bench_kernel_fill(const struct bench_kernel_surface *s, unsigned x, unsigned y,
+		      unsigned w, unsigned h, uint32_t pixel,
+		      enum bench_kernel_fill_method m)
 {
 	if (!bpp_valid(s->bpp) || !rect_inside(s, x, y, w, h))
 		return -EINVAL;
-	if (!fbk_fill_method_usable(m, s, pixel))
+	if (!bench_kernel_fill_method_usable(m, s, pixel))
 		return -ENOTSUP;
 	if (w == 0 || h == 0)
 		return 0;
 	pixel &= pixel_mask(s->bpp);
-	if (m == FBK_FILL_AUTO)
-		m = fbk_fill_choose(fbk_row_bytes(s->bpp, w) * h, s->bpp);
+	if (m == BENCH_KERNEL_FILL_AUTO)
+		m = bench_kernel_fill_choose(bench_kernel_row_bytes(s->bpp, w) * h,
+					     s->bpp);
 
-	if (m == FBK_FILL_REFERENCE) {
+	if (m == BENCH_KERNEL_FILL_REFERENCE) {
 		for (unsigned r = y; r < y + h; r++)
 			for (unsigned c = x; c < x + w; c++)
-				fbk_put_pixel(s, c, r, pixel);
+				bench_kernel_put_pixel(s, c, r, pixel);
 		return 0;
 	}
 	if (s->bpp < 8) {
@@ -483,7 +496,7 @@ int fbk_fill(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w, un
 	size_t n = (size_t)w * Bpp;
 	uint8_t *row = s->pixels + (size_t)y * s->stride + (size_t)x * Bpp;
 
-	if (m == FBK_FILL_MEMSET) {
+	if (m == BENCH_KERNEL_FILL_MEMSET) {
 		if (s->stride == n) {
 			memset(row, (int)(pixel & 0xff), n * h);
 			return 0;
@@ -492,10 +505,11 @@ int fbk_fill(const struct fbk_surface *s, unsigned x, unsigned y, unsigned w, un
 			memset(row, (int)(pixel & 0xff), n);
 		return 0;
 	}
-	if (m == FBK_FILL_PIXMAN) {
-		if (!fbk_pixman_load() ||
-		    !fbk_pixman_fill((uint32_t *)(void *)s->pixels, (int)(s->stride / 4),
-				     (int)s->bpp, (int)x, (int)y, (int)w, (int)h, pixel))
+	if (m == BENCH_KERNEL_FILL_PIXMAN) {
+		if (!bench_kernel_pixman_load() ||
+		    !bench_kernel_pixman_fill((uint32_t *)(void *)s->pixels,
+					      (int)(s->stride / 4), (int)s->bpp, (int)x,
+					      (int)y, (int)w, (int)h, pixel))
 			return -ENOTSUP;
 		return 0;
 	}
@@ -552,7 +566,7 @@ static void copy_row_scalar32(uint8_t *d, const uint8_t *s, size_t n)
 	memmove(d, s, n);
 }
 
-#if FBK_X86
+#if BENCH_KERNEL_X86
 /* Four loads, then four stores: safe for a forward copy with d < s overlapping. */
 #define DEFINE_COPY_ROW(name, attr, VT, V, LOAD, STORE)                       \
 	static attr void name(uint8_t *d, const uint8_t *s, size_t n)         \
@@ -609,21 +623,21 @@ static void copy_row_memmove(uint8_t *d, const uint8_t *s, size_t n)
 	memmove(d, s, n);
 }
 
-static copy_row_fn copy_row_for(enum fbk_copy_method m)
+static copy_row_fn copy_row_for(enum bench_kernel_copy_method m)
 {
 	switch (m) {
-	case FBK_COPY_MEMCPY:
+	case BENCH_KERNEL_COPY_MEMCPY:
 		return copy_row_memcpy;
-	case FBK_COPY_MEMMOVE:
+	case BENCH_KERNEL_COPY_MEMMOVE:
 		return copy_row_memmove;
-	case FBK_COPY_SCALAR32:
+	case BENCH_KERNEL_COPY_SCALAR32:
 		return copy_row_scalar32;
-#if FBK_X86
-	case FBK_COPY_SSE2_NT:
+#if BENCH_KERNEL_X86
+	case BENCH_KERNEL_COPY_SSE2_NT:
 		return copy_row_sse2_nt;
-	case FBK_COPY_AVX2_NT:
+	case BENCH_KERNEL_COPY_AVX2_NT:
 		return copy_row_avx2_nt;
-	case FBK_COPY_SSE41_LOAD:
+	case BENCH_KERNEL_COPY_SSE41_LOAD:
 		return copy_row_sse41_load;
 #endif
 	default:
@@ -631,74 +645,80 @@ static copy_row_fn copy_row_for(enum fbk_copy_method m)
 	}
 }
 
-bool fbk_copy_method_usable(enum fbk_copy_method m, const struct fbk_surface *dst,
-			    const struct fbk_surface *src)
+bool bench_kernel_copy_method_usable(enum bench_kernel_copy_method m,
+				     const struct bench_kernel_surface *dst,
+				     const struct bench_kernel_surface *src)
 {
-	if (!bpp_valid(dst->bpp) || dst->bpp != src->bpp || !fbk_copy_method_cpu_ok(m))
+	if (!bpp_valid(dst->bpp) || dst->bpp != src->bpp ||
+	    !bench_kernel_copy_method_cpu_ok(m))
 		return false;
 	/* pixman_blt's SSE2 and MMX paths refuse 8 bpp; the general one has none */
-	if (m == FBK_COPY_PIXMAN)
+	if (m == BENCH_KERNEL_COPY_PIXMAN)
 		return (dst->bpp == 16 || dst->bpp == 32) && dst->stride % 4 == 0 &&
 		       src->stride % 4 == 0 && ((uintptr_t)dst->pixels & 3) == 0 &&
 		       ((uintptr_t)src->pixels & 3) == 0;
 	return true;
 }
 
-static void copy_reference(const struct fbk_surface *dst, unsigned dx, unsigned dy,
-			   const struct fbk_surface *src, unsigned sx, unsigned sy,
-			   unsigned w, unsigned h)
+static void copy_reference(const struct bench_kernel_surface *dst, unsigned dx,
+			   unsigned dy, const struct bench_kernel_surface *src,
+			   unsigned sx, unsigned sy, unsigned w, unsigned h)
 {
 	/* Through a temporary row set would be simplest; walk in a safe order. */
-	bool backward =
-		dst->pixels + (size_t)dy * dst->stride + fbk_row_bytes(dst->bpp, dx) >
-		src->pixels + (size_t)sy * src->stride + fbk_row_bytes(src->bpp, sx);
+	bool backward = dst->pixels + (size_t)dy * dst->stride +
+				bench_kernel_row_bytes(dst->bpp, dx) >
+			src->pixels + (size_t)sy * src->stride +
+				bench_kernel_row_bytes(src->bpp, sx);
 
 	for (unsigned i = 0; i < h; i++) {
 		unsigned r = backward ? h - 1 - i : i;
 		for (unsigned j = 0; j < w; j++) {
 			unsigned c = backward ? w - 1 - j : j;
-			fbk_put_pixel(dst, dx + c, dy + r,
-				      fbk_get_pixel(src, sx + c, sy + r));
+			bench_kernel_put_pixel(dst, dx + c, dy + r,
+					       bench_kernel_get_pixel(src, sx + c,
+								      sy + r));
 		}
 	}
 }
 
-int fbk_copy(const struct fbk_surface *dst, unsigned dx, unsigned dy,
-	     const struct fbk_surface *src, unsigned sx, unsigned sy, unsigned w,
-	     unsigned h, enum fbk_copy_method m)
+int bench_kernel_copy(const struct bench_kernel_surface *dst, unsigned dx, unsigned dy,
+		      const struct bench_kernel_surface *src, unsigned sx, unsigned sy,
+		      unsigned w, unsigned h, enum bench_kernel_copy_method m)
 {
 	if (!bpp_valid(dst->bpp) || !rect_inside(dst, dx, dy, w, h) ||
 	    !rect_inside(src, sx, sy, w, h))
 		return -EINVAL;
-	if (!fbk_copy_method_usable(m, dst, src))
+	if (!bench_kernel_copy_method_usable(m, dst, src))
 		return -ENOTSUP;
 	if (w == 0 || h == 0)
 		return 0;
-	if (m == FBK_COPY_AUTO)
-		m = fbk_copy_choose(fbk_row_bytes(dst->bpp, w) * h);
+	if (m == BENCH_KERNEL_COPY_AUTO)
+		m = bench_kernel_copy_choose(bench_kernel_row_bytes(dst->bpp, w) * h);
 	/* Sub-byte pixels not starting on a byte, or ending inside one: exact path. */
-	if (m == FBK_COPY_REFERENCE ||
+	if (m == BENCH_KERNEL_COPY_REFERENCE ||
 	    (dst->bpp < 8 &&
 	     ((dx * dst->bpp) % 8 || (sx * dst->bpp) % 8 || (w * dst->bpp) % 8))) {
 		copy_reference(dst, dx, dy, src, sx, sy, w, h);
 		return 0;
 	}
 
-	size_t n = fbk_row_bytes(dst->bpp, w);
-	uint8_t *d = dst->pixels + (size_t)dy * dst->stride + fbk_row_bytes(dst->bpp, dx);
-	const uint8_t *s =
-		src->pixels + (size_t)sy * src->stride + fbk_row_bytes(src->bpp, sx);
+	size_t n = bench_kernel_row_bytes(dst->bpp, w);
+	uint8_t *d = dst->pixels + (size_t)dy * dst->stride +
+		     bench_kernel_row_bytes(dst->bpp, dx);
+	const uint8_t *s = src->pixels + (size_t)sy * src->stride +
+			   bench_kernel_row_bytes(src->bpp, sx);
 
-	if (m == FBK_COPY_PIXMAN) {
+	if (m == BENCH_KERNEL_COPY_PIXMAN) {
 		/* pixman_blt walks rows top to bottom: only safe when d is not below s. */
 		if (dst->pixels == src->pixels && d > s && d < s + (size_t)h * src->stride)
 			return -ENOTSUP;
-		if (!fbk_pixman_load() ||
-		    !fbk_pixman_blt((uint32_t *)(void *)src->pixels,
-				    (uint32_t *)(void *)dst->pixels,
-				    (int)(src->stride / 4), (int)(dst->stride / 4),
-				    (int)src->bpp, (int)dst->bpp, (int)sx, (int)sy,
-				    (int)dx, (int)dy, (int)w, (int)h))
+		if (!bench_kernel_pixman_load() ||
+		    !bench_kernel_pixman_blt((uint32_t *)(void *)src->pixels,
+					     (uint32_t *)(void *)dst->pixels,
+					     (int)(src->stride / 4),
+					     (int)(dst->stride / 4), (int)src->bpp,
+					     (int)dst->bpp, (int)sx, (int)sy, (int)dx,
+					     (int)dy, (int)w, (int)h))
 			return -ENOTSUP;
 		return 0;
 	}
@@ -724,7 +744,7 @@ int fbk_copy(const struct fbk_surface *dst, unsigned dx, unsigned dy,
 		else
 			fn(dr, sr, n);
 	}
-	if (m == FBK_COPY_SSE2_NT || m == FBK_COPY_AVX2_NT)
+	if (m == BENCH_KERNEL_COPY_SSE2_NT || m == BENCH_KERNEL_COPY_AVX2_NT)
 		store_fence();
 	return 0;
 }

@@ -62,8 +62,8 @@ struct read_args {
 static int copy_rows(void *arg)
 {
 	struct read_args *a = arg;
-	const struct fbk_surface *v = &a->dev->vis;
-	size_t n = fbk_row_bytes(v->bpp, v->width);
+	const struct bench_kernel_surface *v = &a->dev->vis;
+	size_t n = bench_kernel_row_bytes(v->bpp, v->width);
 
 	/* Row by row, as the comparison reads: the padding is not ours. */
 	for (unsigned y = 0; y < v->height; y++)
@@ -100,7 +100,7 @@ static int snap_format(const struct fb_bench_dev *dev, struct fb_hwinfo *hw,
 
 uint8_t *fb_bench_read_rgb(const struct fb_bench_dev *dev, int *err)
 {
-	const struct fbk_surface *v = &dev->vis;
+	const struct bench_kernel_surface *v = &dev->vis;
 	size_t len = fb_bench_frame_bytes(dev);
 	struct fb_snap_area area = { 0, 0, v->width, v->height, (unsigned)v->stride };
 	struct fb_snap_format fmt;

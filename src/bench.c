@@ -23,18 +23,18 @@
 enum op_kind { OP_FILL, OP_UPLOAD, OP_READBACK, OP_COPY, OP_RECT16, OP_RECT128 };
 
 enum strat_kind {
-	ST_FILL, /* an fbk fill method */
-	ST_COPY, /* an fbk copy method */
+	ST_FILL, /* a bench-kernels fill method */
+	ST_COPY, /* a bench-kernels copy method */
 	ST_WRITE, /* write(2)/pwrite of whole frames to the node */
 	ST_READ, /* read(2)/pread of whole frames from the node */
 	ST_SHADOW, /* draw into a RAM copy of the frame, then upload the changed rows */
+	ST_AUTO, /* what fb_bench_choose() picks for the device and op */
 };
 
 struct strategy {
 	const char *name;
 	enum strat_kind kind;
 	int method;
-	bool quick; /* the one strategy --quick runs */
 	bool subbyte; /* usable below 8 bpp */
 };
 
@@ -45,57 +45,61 @@ struct opdef {
 	bool validate;
 };
 
-#define FILL_STRATEGIES(quick_auto)                                                     \
-	{ "memset", ST_FILL, FBK_FILL_MEMSET, false, true },                            \
-		{ "scalar32", ST_FILL, FBK_FILL_SCALAR32 },                             \
-		{ "stos", ST_FILL, FBK_FILL_STOS }, { "sse2", ST_FILL, FBK_FILL_SSE2 }, \
-		{ "avx2", ST_FILL, FBK_FILL_AVX2 },                                     \
-		{ "sse2-nt", ST_FILL, FBK_FILL_SSE2_NT },                               \
-		{ "avx2-nt", ST_FILL, FBK_FILL_AVX2_NT },                               \
-		{ "pixman", ST_FILL, FBK_FILL_PIXMAN },                                 \
-	{                                                                               \
-		"auto", ST_FILL, FBK_FILL_AUTO, quick_auto, true                        \
+#define AUTO_STRATEGY                    \
+	{                                \
+		"auto", ST_AUTO, 0, true \
 	}
 
 static const struct strategy fill_strategies[] = {
-	FILL_STRATEGIES(true),
-	{ "write", ST_WRITE, 0, false, true },
+	{ "memset", ST_FILL, BENCH_KERNEL_FILL_MEMSET, true },
+	{ "scalar32", ST_FILL, BENCH_KERNEL_FILL_SCALAR32 },
+	{ "stos", ST_FILL, BENCH_KERNEL_FILL_STOS },
+	{ "sse2", ST_FILL, BENCH_KERNEL_FILL_SSE2 },
+	{ "avx2", ST_FILL, BENCH_KERNEL_FILL_AVX2 },
+	{ "sse2-nt", ST_FILL, BENCH_KERNEL_FILL_SSE2_NT },
+	{ "avx2-nt", ST_FILL, BENCH_KERNEL_FILL_AVX2_NT },
+	{ "pixman", ST_FILL, BENCH_KERNEL_FILL_PIXMAN },
+	{ "write", ST_WRITE, 0, true },
+	AUTO_STRATEGY,
 	{},
 };
 static const struct strategy rect_strategies[] = {
-	{ "scalar32", ST_FILL, FBK_FILL_SCALAR32 },
-	{ "stos", ST_FILL, FBK_FILL_STOS },
-	{ "avx2", ST_FILL, FBK_FILL_AVX2 },
-	{ "pixman", ST_FILL, FBK_FILL_PIXMAN },
-	{ "auto", ST_FILL, FBK_FILL_AUTO, true, true },
+	{ "scalar32", ST_FILL, BENCH_KERNEL_FILL_SCALAR32 },
+	{ "stos", ST_FILL, BENCH_KERNEL_FILL_STOS },
+	{ "avx2", ST_FILL, BENCH_KERNEL_FILL_AVX2 },
+	{ "pixman", ST_FILL, BENCH_KERNEL_FILL_PIXMAN },
 	{ "shadow", ST_SHADOW },
+	AUTO_STRATEGY,
 	{},
 };
 static const struct strategy upload_strategies[] = {
-	{ "memcpy", ST_COPY, FBK_COPY_MEMCPY, true, true },
-	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, false, true },
-	{ "sse2-nt", ST_COPY, FBK_COPY_SSE2_NT, false, true },
-	{ "avx2-nt", ST_COPY, FBK_COPY_AVX2_NT, false, true },
-	{ "pixman", ST_COPY, FBK_COPY_PIXMAN },
-	{ "write", ST_WRITE, 0, false, true },
+	{ "memcpy", ST_COPY, BENCH_KERNEL_COPY_MEMCPY, true },
+	{ "scalar32", ST_COPY, BENCH_KERNEL_COPY_SCALAR32, true },
+	{ "sse2-nt", ST_COPY, BENCH_KERNEL_COPY_SSE2_NT, true },
+	{ "avx2-nt", ST_COPY, BENCH_KERNEL_COPY_AVX2_NT, true },
+	{ "pixman", ST_COPY, BENCH_KERNEL_COPY_PIXMAN },
+	{ "write", ST_WRITE, 0, true },
+	AUTO_STRATEGY,
 	{},
 };
 static const struct strategy readback_strategies[] = {
-	{ "memcpy", ST_COPY, FBK_COPY_MEMCPY, true, true },
-	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, false, true },
-	{ "sse41-load", ST_COPY, FBK_COPY_SSE41_LOAD, false, true },
-	{ "pixman", ST_COPY, FBK_COPY_PIXMAN },
-	{ "read", ST_READ, 0, false, true },
+	{ "memcpy", ST_COPY, BENCH_KERNEL_COPY_MEMCPY, true },
+	{ "scalar32", ST_COPY, BENCH_KERNEL_COPY_SCALAR32, true },
+	{ "sse41-load", ST_COPY, BENCH_KERNEL_COPY_SSE41_LOAD, true },
+	{ "pixman", ST_COPY, BENCH_KERNEL_COPY_PIXMAN },
+	{ "read", ST_READ, 0, true },
+	AUTO_STRATEGY,
 	{},
 };
 static const struct strategy copy_strategies[] = {
-	{ "memmove", ST_COPY, FBK_COPY_MEMMOVE, true, true },
-	{ "scalar32", ST_COPY, FBK_COPY_SCALAR32, false, true },
-	{ "sse2-nt", ST_COPY, FBK_COPY_SSE2_NT, false, true },
-	{ "avx2-nt", ST_COPY, FBK_COPY_AVX2_NT, false, true },
-	{ "pixman", ST_COPY, FBK_COPY_PIXMAN },
-	{ "write", ST_WRITE, 0, false, true },
+	{ "memmove", ST_COPY, BENCH_KERNEL_COPY_MEMMOVE, true },
+	{ "scalar32", ST_COPY, BENCH_KERNEL_COPY_SCALAR32, true },
+	{ "sse2-nt", ST_COPY, BENCH_KERNEL_COPY_SSE2_NT, true },
+	{ "avx2-nt", ST_COPY, BENCH_KERNEL_COPY_AVX2_NT, true },
+	{ "pixman", ST_COPY, BENCH_KERNEL_COPY_PIXMAN },
+	{ "write", ST_WRITE, 0, true },
 	{ "shadow", ST_SHADOW },
+	AUTO_STRATEGY,
 	{},
 };
 
@@ -111,21 +115,27 @@ static const struct opdef ops[] = {
 #define RECTS_PER_RUN 64
 #define SCROLL_ROWS   16
 #define MAX_RUNS      200
+/* A median of one run is whichever slice the scheduler gave it (3x apart
+ * under TCG on a busy host): three at least, past the budget if need be. */
+#define MIN_RUNS 3
 
 struct run_ctx {
 	struct fb_bench_dev *dev;
 	const struct fb_bench_opts *opts;
-	struct fbk_surface ram; /* the RAM baseline */
-	struct fbk_surface img; /* upload source; padding = the saved padding */
-	struct fbk_surface stage; /* the filled frame written by "write" */
-	struct fbk_surface rb; /* readback destination */
-	struct fbk_surface expect; /* img scrolled, for copy validation */
-	struct fbk_surface shadow; /* "shadow": what the device shows, kept in RAM */
+	struct bench_kernel_surface ram; /* the RAM baseline */
+	struct bench_kernel_surface img; /* upload source; padding = the saved padding */
+	struct bench_kernel_surface stage; /* the filled frame written by "write" */
+	struct bench_kernel_surface rb; /* readback destination */
+	struct bench_kernel_surface expect; /* img scrolled, for copy validation */
+	struct bench_kernel_surface shadow; /* "shadow": what the device shows, kept in RAM */
 	uint8_t *damaged; /* "shadow": a flag per row drawn since the last upload */
 	uint8_t *scratch; /* for the "write" copy: rows read back */
 	uint32_t fill_px, memset_px;
 	uint32_t rng;
 	bool can_fsync;
+	/* auto per op (index in ops[]): what it runs, named "auto", and why */
+	struct strategy autos[ARRAY_SIZE(ops)];
+	struct fb_bench_choice choices[ARRAY_SIZE(ops)];
 };
 
 static double now(void)
@@ -153,43 +163,153 @@ static bool strategy_wanted(const struct fb_bench_opts *o, const struct strategy
 	return false;
 }
 
-static bool strategy_applies(const struct run_ctx *c, const struct opdef *op,
-			     const struct strategy *st)
+/* Whether one of op's strategies is of that kind. */
+static bool op_takes(const struct opdef *op, enum strat_kind kind)
+{
+	for (const struct strategy *st = op->strategies; st->name; st++)
+		if (st->kind == kind)
+			return true;
+	return false;
+}
+
+/* Why st cannot do op on the device, or NULL when it can.  auto is judged
+ * by what it resolves to. */
+static const char *strategy_unfit(const struct run_ctx *c, const struct opdef *op,
+				  const struct strategy *st)
 {
 	const struct fb_bench_dev *dev = c->dev;
-	const struct fbk_surface *s = &dev->vis;
+	const struct bench_kernel_surface *s = &dev->vis;
 
-	if (!strategy_wanted(c->opts, st))
-		return false;
-	if (c->opts->quick) {
-		/* one pass per op: the simplest strategy, or read/write without a map */
-		if (dev->use_rw ? st->kind < ST_WRITE : !st->quick)
-			return false;
-	} else if (st->kind == ST_FILL && st->method == FBK_FILL_AUTO && s->bpp >= 8) {
-		return false; /* auto is one of the others here; shown where it is alone */
-	}
+	if (st->kind == ST_AUTO)
+		st = &c->autos[op - ops];
+	if (!op_takes(op, st->kind))
+		return "the operation has no such path";
 	if (s->bpp < 8 && !st->subbyte)
-		return false;
-	if (st->kind == ST_WRITE || st->kind == ST_READ)
-		return dev->fd >= 0;
+		return "it draws 8 bits per pixel or more";
+	if (st->kind == ST_WRITE || st->kind == ST_READ) {
+		if (dev->fd < 0)
+			return "there is no node to write or read";
+		if (st->kind == ST_WRITE && dev->no_write)
+			return "the driver refuses write(2)";
+		if (st->kind == ST_READ && dev->no_read)
+			return "the driver refuses read(2)";
+		return NULL;
+	}
 	if (dev->use_rw)
-		return false;
+		return "the device cannot be mapped: only write and read apply";
 	if (op->kind == OP_RECT16 || op->kind == OP_RECT128) {
 		unsigned side = op->kind == OP_RECT16 ? 16 : 128;
 		if (s->width < side || s->height < side)
-			return false;
+			return "the screen is smaller than the rectangle";
 	}
 	if (op->kind == OP_COPY && s->height <= SCROLL_ROWS)
-		return false;
+		return "the screen has too few rows to scroll";
 	if (st->kind == ST_SHADOW)
-		return true;
+		return NULL;
 	if (st->kind == ST_FILL) {
-		uint32_t px = st->method == FBK_FILL_MEMSET ? c->memset_px : c->fill_px;
-		return fbk_fill_method_usable(st->method, s, px);
+		uint32_t px = st->method == BENCH_KERNEL_FILL_MEMSET ? c->memset_px
+								     : c->fill_px;
+		return bench_kernel_fill_method_usable(st->method, s, px)
+			       ? NULL
+			       : "this CPU, the pixel format or the stride does not suit it";
 	}
-	if (op->kind == OP_READBACK)
-		return fbk_copy_method_usable(st->method, &c->rb, s);
-	return fbk_copy_method_usable(st->method, s, op->kind == OP_COPY ? s : &c->img);
+	bool ok =
+		op->kind == OP_READBACK
+			? bench_kernel_copy_method_usable(st->method, &c->rb, s)
+			: bench_kernel_copy_method_usable(st->method, s,
+							  op->kind == OP_COPY ? s
+									      : &c->img);
+	return ok ? NULL : "this CPU, the pixel format or the stride does not suit it";
+}
+
+/* Measured in this run: named (or no filter), and --quick runs auto alone
+ * unless strategies are named. */
+static bool strategy_applies(const struct run_ctx *c, const struct opdef *op,
+			     const struct strategy *st)
+{
+	if (!strategy_wanted(c->opts, st))
+		return false;
+	if (c->opts->quick && !c->opts->strategies && st->kind != ST_AUTO)
+		return false;
+	return !strategy_unfit(c, op, st);
+}
+
+/* What auto runs, by the name of the strategy that does the same: the
+ * kernel bench-kernels' own auto takes for the op's size, write, read or shadow. */
+static const char *auto_ran(const struct run_ctx *c, const struct opdef *op,
+			    const struct strategy *a)
+{
+	const struct bench_kernel_surface *s = &c->dev->vis;
+	unsigned side = op->kind == OP_RECT16 ? 16 : op->kind == OP_RECT128 ? 128 : 0;
+	size_t bytes = side ? bench_kernel_row_bytes(s->bpp, side) * side
+			    : bench_kernel_row_bytes(s->bpp, s->width) * s->height;
+
+	switch (a->kind) {
+	case ST_FILL:
+		return bench_kernel_fill_method_name(
+			bench_kernel_fill_choose(bytes, s->bpp));
+	case ST_COPY:
+		return bench_kernel_copy_method_name(bench_kernel_copy_choose(bytes));
+	case ST_WRITE:
+		return "write";
+	case ST_READ:
+		return "read";
+	case ST_SHADOW:
+		return "shadow";
+	case ST_AUTO:
+		break;
+	}
+	return "auto";
+}
+
+/* auto of op as one of the op's own kinds of strategy, named "auto". */
+static struct strategy auto_as(const struct opdef *op, enum fb_bench_path path)
+{
+	bool filling =
+		op->kind == OP_FILL || op->kind == OP_RECT16 || op->kind == OP_RECT128;
+
+	if (path == FB_BENCH_PATH_RW)
+		return (struct strategy){ "auto",
+					  op->kind == OP_READBACK ? ST_READ : ST_WRITE, 0,
+					  true };
+	if (path == FB_BENCH_PATH_SHADOW)
+		return (struct strategy){ "auto", ST_SHADOW, 0, false };
+	return (struct strategy){ "auto", filling ? ST_FILL : ST_COPY,
+				  filling ? BENCH_KERNEL_FILL_AUTO
+					  : BENCH_KERNEL_COPY_AUTO,
+				  true };
+}
+
+/* auto for each op: the chooser's path; where it does not fit (a sub-byte
+ * depth, an op without that path), the mapping, and without one, the node.
+ * Said at -v. */
+static void resolve_autos(struct run_ctx *c)
+{
+	struct fb_bench_dev *dev = c->dev;
+	struct fb_bench_facts *f = &dev->facts;
+
+	f->mapped = !dev->use_rw;
+	f->can_write = dev->fd >= 0 && !dev->no_write;
+	f->can_read = dev->fd >= 0 && !dev->no_read;
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+		const struct opdef *op = &ops[i];
+		struct fb_bench_choice *ch = &c->choices[i];
+		struct strategy *a = &c->autos[i];
+
+		fb_bench_choose(f, op->name, ch);
+		*a = auto_as(op, ch->path);
+		if (strategy_unfit(c, op, a))
+			*a = auto_as(op, FB_BENCH_PATH_MAP);
+		if (strategy_unfit(c, op, a))
+			*a = auto_as(op, FB_BENCH_PATH_RW);
+		if (strategy_unfit(c, op, a) || !strategy_wanted(c->opts, a))
+			continue;
+		INF("%s: auto %s: %s, as %s%s", dev->name, op->name, auto_ran(c, op, a),
+		    ch->why,
+		    a->kind == auto_as(op, ch->path).kind
+			    ? ""
+			    : " (that path does not fit here)");
+	}
 }
 
 /* One run of op with st on the device (on_fb) or on the RAM buffer. */
@@ -204,7 +324,7 @@ struct once_args {
 };
 
 static int do_write(struct run_ctx *c, const struct opdef *op, bool on_fb,
-		    const struct fbk_surface *t)
+		    const struct bench_kernel_surface *t)
 {
 	const struct fb_bench_dev *dev = c->dev;
 	size_t len = fb_bench_frame_bytes(dev);
@@ -223,7 +343,8 @@ static int do_write(struct run_ctx *c, const struct opdef *op, bool on_fb,
 		return fb_bench_rw_all(dev->fd, c->scratch, len - scroll, dev->vis_offset,
 				       true);
 	}
-	const struct fbk_surface *src = op->kind == OP_FILL ? &c->stage : &c->img;
+	const struct bench_kernel_surface *src =
+		op->kind == OP_FILL ? &c->stage : &c->img;
 	if (!on_fb) {
 		memcpy(t->pixels, src->pixels, len); /* the RAM baseline of write(2) */
 		return 0;
@@ -232,7 +353,7 @@ static int do_write(struct run_ctx *c, const struct opdef *op, bool on_fb,
 }
 
 /* Upload the rows of the shadow marked damaged to t, a run of rows at a time. */
-static int shadow_upload(struct run_ctx *c, const struct fbk_surface *t)
+static int shadow_upload(struct run_ctx *c, const struct bench_kernel_surface *t)
 {
 	unsigned h = c->shadow.height, w = c->shadow.width;
 
@@ -246,7 +367,8 @@ static int shadow_upload(struct run_ctx *c, const struct fbk_surface *t)
 		}
 		for (end = y; end < h && c->damaged[end]; end++)
 			c->damaged[end] = 0;
-		r = fbk_copy(t, 0, y, &c->shadow, 0, y, w, end - y, FBK_COPY_AUTO);
+		r = bench_kernel_copy(t, 0, y, &c->shadow, 0, y, w, end - y,
+				      BENCH_KERNEL_COPY_AUTO);
 		if (r < 0)
 			return r;
 		y = end;
@@ -257,14 +379,14 @@ static int shadow_upload(struct run_ctx *c, const struct fbk_surface *t)
 /* What a program with a shadow buffer does: scroll or draw in RAM, where
  * reading is cheap, and send the device only the rows that changed. */
 static int shadow_draw(struct run_ctx *c, const struct opdef *op,
-		       const struct fbk_surface *t)
+		       const struct bench_kernel_surface *t)
 {
-	struct fbk_surface *sh = &c->shadow;
+	struct bench_kernel_surface *sh = &c->shadow;
 	unsigned w = sh->width, h = sh->height;
 
 	if (op->kind == OP_COPY) {
-		int r = fbk_copy(sh, 0, 0, sh, 0, SCROLL_ROWS, w, h - SCROLL_ROWS,
-				 FBK_COPY_MEMMOVE);
+		int r = bench_kernel_copy(sh, 0, 0, sh, 0, SCROLL_ROWS, w,
+					  h - SCROLL_ROWS, BENCH_KERNEL_COPY_MEMMOVE);
 
 		if (r < 0)
 			return r;
@@ -275,7 +397,8 @@ static int shadow_draw(struct run_ctx *c, const struct opdef *op,
 	for (unsigned i = 0; i < RECTS_PER_RUN; i++) {
 		unsigned x = next_random(&c->rng) % (w - side + 1);
 		unsigned y = next_random(&c->rng) % (h - side + 1);
-		int r = fbk_fill(sh, x, y, side, side, c->fill_px ^ i, FBK_FILL_AUTO);
+		int r = bench_kernel_fill(sh, x, y, side, side, c->fill_px ^ i,
+					  BENCH_KERNEL_FILL_AUTO);
 
 		if (r < 0)
 			return r;
@@ -284,27 +407,29 @@ static int shadow_draw(struct run_ctx *c, const struct opdef *op,
 	return shadow_upload(c, t);
 }
 
-static int op_body(struct once_args *a, const struct fbk_surface *t)
+static int op_body(struct once_args *a, const struct bench_kernel_surface *t)
 {
 	struct run_ctx *c = a->c;
 	const struct strategy *st = a->st;
-	const struct fbk_surface *s = t;
+	const struct bench_kernel_surface *s = t;
 	unsigned w = s->width, h = s->height;
-	size_t row = fbk_row_bytes(s->bpp, w);
+	size_t row = bench_kernel_row_bytes(s->bpp, w);
 
 	switch (a->op->kind) {
 	case OP_FILL:
 		a->bytes = (double)row * h;
 		if (st->kind == ST_WRITE)
 			return do_write(c, a->op, a->on_fb, t);
-		return fbk_fill(t, 0, 0, w, h,
-				st->method == FBK_FILL_MEMSET ? c->memset_px : c->fill_px,
-				st->method);
+		return bench_kernel_fill(t, 0, 0, w, h,
+					 st->method == BENCH_KERNEL_FILL_MEMSET
+						 ? c->memset_px
+						 : c->fill_px,
+					 st->method);
 	case OP_UPLOAD:
 		a->bytes = (double)row * h;
 		if (st->kind == ST_WRITE)
 			return do_write(c, a->op, a->on_fb, t);
-		return fbk_copy(t, 0, 0, &c->img, 0, 0, w, h, st->method);
+		return bench_kernel_copy(t, 0, 0, &c->img, 0, 0, w, h, st->method);
 	case OP_READBACK:
 		a->bytes = (double)row * h;
 		if (st->kind == ST_READ) {
@@ -317,25 +442,27 @@ static int op_body(struct once_args *a, const struct fbk_surface *t)
 					       fb_bench_frame_bytes(c->dev),
 					       c->dev->vis_offset, false);
 		}
-		return fbk_copy(&c->rb, 0, 0, t, 0, 0, w, h, st->method);
+		return bench_kernel_copy(&c->rb, 0, 0, t, 0, 0, w, h, st->method);
 	case OP_COPY:
 		a->bytes = (double)row * (h - SCROLL_ROWS);
 		if (st->kind == ST_WRITE)
 			return do_write(c, a->op, a->on_fb, t);
 		if (st->kind == ST_SHADOW)
 			return shadow_draw(c, a->op, t);
-		return fbk_copy(t, 0, 0, t, 0, SCROLL_ROWS, w, h - SCROLL_ROWS,
-				st->method);
+		return bench_kernel_copy(t, 0, 0, t, 0, SCROLL_ROWS, w, h - SCROLL_ROWS,
+					 st->method);
 	case OP_RECT16:
 	case OP_RECT128: {
 		unsigned side = a->op->kind == OP_RECT16 ? 16 : 128;
-		a->bytes = (double)fbk_row_bytes(s->bpp, side) * side * RECTS_PER_RUN;
+		a->bytes = (double)bench_kernel_row_bytes(s->bpp, side) * side *
+			   RECTS_PER_RUN;
 		if (st->kind == ST_SHADOW)
 			return shadow_draw(c, a->op, t);
 		for (unsigned i = 0; i < RECTS_PER_RUN; i++) {
 			unsigned x = next_random(&c->rng) % (w - side + 1);
 			unsigned y = next_random(&c->rng) % (h - side + 1);
-			int r = fbk_fill(t, x, y, side, side, c->fill_px ^ i, st->method);
+			int r = bench_kernel_fill(t, x, y, side, side, c->fill_px ^ i,
+						  st->method);
 			if (r < 0)
 				return r;
 		}
@@ -353,7 +480,7 @@ static bool op_writes(const struct opdef *op)
 static int op_once_guarded(void *arg)
 {
 	struct once_args *a = arg;
-	const struct fbk_surface *t = a->on_fb ? &a->c->dev->vis : &a->c->ram;
+	const struct bench_kernel_surface *t = a->on_fb ? &a->c->dev->vis : &a->c->ram;
 	double t0 = now();
 	int r = op_body(a, t);
 
@@ -440,7 +567,7 @@ static int measure(struct run_ctx *c, const struct opdef *op, const struct strat
 		if (a.flush >= 0)
 			flushes[nf++] = a.flush;
 		if (c->opts->quick || n == MAX_RUNS || settled(rates, n) ||
-		    now() - start >= budget)
+		    (n >= MIN_RUNS && now() - start >= budget))
 			break;
 	}
 	*bytes = a.bytes;
@@ -465,7 +592,8 @@ static int load_image(struct run_ctx *c)
 	const struct opdef up = { "upload", OP_UPLOAD, NULL, false };
 	const struct strategy st =
 		c->dev->use_rw ? (struct strategy){ "write", ST_WRITE, 0 }
-			       : (struct strategy){ "memcpy", ST_COPY, FBK_COPY_MEMCPY };
+			       : (struct strategy){ "memcpy", ST_COPY,
+						    BENCH_KERNEL_COPY_MEMCPY };
 	struct once_args a = { c, &up, &st, true };
 
 	/* the shadow starts as what the device will show */
@@ -481,9 +609,10 @@ static int validate(struct run_ctx *c, const struct opdef *op, const struct stra
 
 	switch (op->kind) {
 	case OP_FILL: {
-		uint32_t px = st->method == FBK_FILL_MEMSET && st->kind == ST_FILL
-				      ? c->memset_px
-				      : c->fill_px;
+		uint32_t px =
+			st->method == BENCH_KERNEL_FILL_MEMSET && st->kind == ST_FILL
+				? c->memset_px
+				: c->fill_px;
 		r = fb_bench_compare(c->dev, NULL, px, op->name, st->name, v);
 		break;
 	}
@@ -524,9 +653,9 @@ static int setup(struct run_ctx *c, const struct fb_bench_saved *saved)
 {
 	struct fb_bench_dev *dev = c->dev;
 	size_t len = fb_bench_frame_bytes(dev);
-	struct fbk_surface base = dev->vis;
-	struct fbk_surface *frames[] = { &c->ram, &c->img,    &c->stage,
-					 &c->rb,  &c->expect, &c->shadow };
+	struct bench_kernel_surface base = dev->vis;
+	struct bench_kernel_surface *frames[] = { &c->ram, &c->img,    &c->stage,
+						  &c->rb,  &c->expect, &c->shadow };
 
 	c->fill_px = fb_bench_fill_pixel(dev);
 	c->memset_px = 0x5a5a5a5au &
@@ -549,7 +678,7 @@ static int setup(struct run_ctx *c, const struct fb_bench_saved *saved)
 	/* A pseudo-random image, random bytes in every visible row; the kernels
 	 * (tested against the reference) build the rest: --quick must be quick. */
 	uint32_t s = 0x9e3779b9u;
-	size_t row = fbk_row_bytes(base.bpp, base.width);
+	size_t row = bench_kernel_row_bytes(base.bpp, base.width);
 	for (unsigned y = 0; y < base.height; y++) {
 		uint8_t *p = c->img.pixels + (size_t)y * base.stride;
 		for (size_t i = 0; i < row; i += 4) {
@@ -557,11 +686,13 @@ static int setup(struct run_ctx *c, const struct fb_bench_saved *saved)
 			memcpy(p + i, &v, row - i < 4 ? row - i : 4);
 		}
 	}
-	fbk_fill(&c->stage, 0, 0, base.width, base.height, c->fill_px, FBK_FILL_AUTO);
+	bench_kernel_fill(&c->stage, 0, 0, base.width, base.height, c->fill_px,
+			  BENCH_KERNEL_FILL_AUTO);
 	memcpy(c->expect.pixels, c->img.pixels, len);
 	if (base.height > SCROLL_ROWS)
-		fbk_copy(&c->expect, 0, 0, &c->expect, 0, SCROLL_ROWS, base.width,
-			 base.height - SCROLL_ROWS, FBK_COPY_MEMMOVE);
+		bench_kernel_copy(&c->expect, 0, 0, &c->expect, 0, SCROLL_ROWS,
+				  base.width, base.height - SCROLL_ROWS,
+				  BENCH_KERNEL_COPY_MEMMOVE);
 	return 0;
 }
 
@@ -589,19 +720,60 @@ static unsigned count_measurements(struct run_ctx *c)
 	return n;
 }
 
-static void mark_best(struct fb_bench_report *rep)
+/* Per op: each result's ratio against the op's fastest RAM run, and the
+ * best mark on the fastest device run, which thus has the highest ratio. */
+static void rate_results(struct fb_bench_report *rep)
 {
 	for (size_t i = 0; i < rep->n_results; i++) {
-		struct fb_bench_result *best = NULL;
+		struct fb_bench_result *r = &rep->results[i], *best = NULL;
+		double ram = 0;
+
 		for (size_t j = 0; j < rep->n_results; j++) {
-			struct fb_bench_result *r = &rep->results[j];
-			if (strcmp(r->op, rep->results[i].op) == 0 &&
-			    (!best || r->fb.median > best->fb.median))
-				best = r;
+			struct fb_bench_result *o = &rep->results[j];
+
+			if (strcmp(o->op, r->op) != 0)
+				continue;
+			if (!best || o->fb.median > best->fb.median)
+				best = o;
+			if (o->have_ram && o->ram.median > ram)
+				ram = o->ram.median;
 		}
-		if (best)
+		if (best) /* r itself at least */
 			best->best = true;
+		r->ratio = ram > 0 ? r->fb.median / ram : 0;
+		r->same_strategy_ratio = r->have_ram && r->ram.median > 0
+						 ? r->fb.median / r->ram.median
+						 : 0;
 	}
+}
+
+/* Each strategy opts names applies to some op on the device; else say why
+ * not (the first op that lists it) and -EINVAL. */
+static int check_strategies(const struct run_ctx *c)
+{
+	if (!c->opts->strategies)
+		return 0;
+	for (char **name = c->opts->strategies; *name; name++) {
+		const char *why = NULL;
+		bool fits = false;
+
+		for (size_t i = 0; i < ARRAY_SIZE(ops) && !fits; i++)
+			for (const struct strategy *st = ops[i].strategies; st->name;
+			     st++) {
+				if (strcmp(st->name, *name) != 0)
+					continue;
+				const char *w = strategy_unfit(c, &ops[i], st);
+				fits = !w;
+				why = why ? why : w;
+				break;
+			}
+		if (!fits) {
+			ERR("%s: strategy %s does not apply: %s", c->dev->name, *name,
+			    why ? why : "no operation has it");
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
@@ -614,14 +786,22 @@ static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
 	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
 		const struct opdef *op = &ops[i];
 		for (const struct strategy *st = op->strategies; st->name; st++) {
+			const struct strategy *run_st =
+				st->kind == ST_AUTO ? &c->autos[i] : st;
+
 			if (!strategy_applies(c, op, st))
 				continue;
 			if (rep->n_results == FB_BENCH_MAX_RESULTS)
 				return 0;
 			struct fb_bench_result *res = &rep->results[rep->n_results];
-			*res = (struct fb_bench_result){ .op = op->name,
-							 .strategy = st->name,
-							 .verified = -1 };
+			*res = (struct fb_bench_result){
+				.op = op->name,
+				.strategy = st->name,
+				.verified = -1,
+				.auto_strategy = st->kind == ST_AUTO
+							 ? auto_ran(c, op, run_st)
+							 : NULL,
+			};
 			if (c->opts->progress)
 				fprintf(stderr, "\r%s: [%u/%u] %s %s...\033[K", dev->name,
 					++done, total, op->name, st->name);
@@ -629,12 +809,12 @@ static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
 			 * shadow, which must hold what the device shows; fills
 			 * overwrite it. */
 			if (op->kind == OP_COPY || op->kind == OP_READBACK ||
-			    st->kind == ST_SHADOW) {
+			    run_st->kind == ST_SHADOW) {
 				r = load_image(c);
 				if (r < 0)
 					return r;
 			}
-			r = measure(c, op, st, true, budget, &res->fb,
+			r = measure(c, op, run_st, true, budget, &res->fb,
 				    &res->flush_seconds, &res->bytes_per_op);
 			if (r == -ENOTSUP) {
 				/* a library that refuses this case at run time: not a row */
@@ -647,13 +827,13 @@ static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
 			if (!device_present(dev))
 				return -ENODEV;
 			double no_flush; /* RAM is never flushed */
-			r = measure(c, op, st, false, budget, &res->ram, &no_flush,
+			r = measure(c, op, run_st, false, budget, &res->ram, &no_flush,
 				    &res->bytes_per_op);
 			if (r < 0)
 				return r;
 			res->have_ram = true;
 			if (op->validate) {
-				r = validate(c, op, st, &rep->validation);
+				r = validate(c, op, run_st, &rep->validation);
 				if (r < 0)
 					return r;
 				res->verified = r;
@@ -689,6 +869,27 @@ bool fb_bench_strategy_known(const char *name)
 	return false;
 }
 
+/* Read the screen back after the restore and compare it with what was
+ * saved (the colour fields; the console is still in graphics mode, so
+ * nobody else draws): the mismatches into rep.  0 or -errno. */
+static int verify_restored(const struct fb_bench_dev *dev,
+			   const struct fb_bench_saved *saved,
+			   struct fb_bench_report *rep)
+{
+	struct fb_bench_validation v = { .passed = true };
+	struct bench_kernel_surface want = dev->vis;
+	int r;
+
+	want.pixels = saved->contents;
+	r = fb_bench_compare(dev, &want, 0, "restore", "saved", &v);
+	if (r < 0)
+		return r;
+	rep->restore_mismatches = v.mismatches;
+	if (v.have_first)
+		rep->restore_first = v.first;
+	return 0;
+}
+
 int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
 		 struct fb_bench_report *rep)
 {
@@ -697,7 +898,7 @@ int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
 	int r, rr;
 
 	*rep = (struct fb_bench_report){ .validation.passed = true };
-	if (dev->vis.stride < fbk_row_bytes(dev->vis.bpp, dev->vis.width) ||
+	if (dev->vis.stride < bench_kernel_row_bytes(dev->vis.bpp, dev->vis.width) ||
 	    !dev->vis.height)
 		return -EINVAL;
 	r = fb_bench_save(dev, &saved);
@@ -706,17 +907,24 @@ int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
 		return r;
 	}
 	r = setup(&c, &saved);
+	if (r >= 0) {
+		resolve_autos(&c);
+		r = check_strategies(&c);
+		rep->strategy_refused = r < 0;
+	}
 	if (r >= 0)
 		r = run_ops(&c, rep);
 	if (opts->progress)
 		fprintf(stderr, "\r\033[K");
 	/* Every exit path comes through here: put the screen back. */
 	rr = fb_bench_restore(dev, &saved);
-	rep->restored = rr >= 0;
+	if (rr >= 0)
+		rr = verify_restored(dev, &saved, rep);
+	rep->restored = rr >= 0 && rep->restore_mismatches == 0;
 	rep->device_removed = r == -ENODEV || rr == -ENODEV;
 	if (rr < 0 && r >= 0)
 		r = rr;
-	mark_best(rep);
+	rate_results(rep);
 	teardown(&c);
 	fb_bench_saved_free(&saved);
 	return r;

@@ -20,10 +20,40 @@
 #include "fbclass.h"
 #include "fbinfo_ioctl.h"
 
+/*
+ * What the kernel tells of a device, for auto's choice (fb_bench_choose).
+ * id and driver may be empty strings or NULL (a RAM device in the tests).
+ */
+struct fb_bench_facts {
+	const char *id; /* fix.id: "bochsdrmfb" */
+	const char *driver; /* the nearest parent's driver, or NULL */
+	const char *kind; /* "drm", "fbdev", "firmware", "virtual" or NULL */
+	unsigned long smem_start; /* fix.smem_start: 0 when the kernel hides it */
+	bool mapped; /* the mapping works (not the pread/pwrite fallback) */
+	bool can_write, can_read; /* write(2), read(2) on the node work */
+};
+
+/* How auto does one operation on a device. */
+enum fb_bench_path {
+	FB_BENCH_PATH_MAP, /* stores and loads in the mapping (the kernels' own auto) */
+	FB_BENCH_PATH_RW, /* whole frames through write(2) or read(2) */
+	FB_BENCH_PATH_SHADOW, /* drawn in RAM, the changed rows uploaded */
+};
+struct fb_bench_choice {
+	enum fb_bench_path path;
+	char why[224];
+};
+/* Pure (src/bench-choose.c): auto's way of doing op ("fill", "upload",
+ * "readback", "copy", "rect16", "rect128") on a device, and why, in words
+ * that name what the kernel told. */
+void fb_bench_choose(const struct fb_bench_facts *facts, const char *op,
+		     struct fb_bench_choice *choice);
+const char *fb_bench_path_name(enum fb_bench_path path, const char *op);
+
 struct fb_bench_dev {
 	const char *name; /* "fb0", for messages */
 	const char *syspath; /* checked after each operation; NULL: not checked */
-	struct fbk_surface vis; /* the visible area: stride line_length, xres×yres */
+	struct bench_kernel_surface vis; /* the visible area: stride line_length, xres×yres */
 	off_t vis_offset; /* of vis.pixels from the start of the node */
 	struct fb_var_screeninfo var; /* colour fields for the expected pixels */
 	uint32_t visual;
@@ -31,6 +61,8 @@ struct fb_bench_dev {
 	int fd; /* node: write/read strategies, fsync, ioctls; -1 for RAM */
 	bool use_rw; /* mmap refused: vis.pixels is a RAM shadow, pread/pwrite */
 	bool is_ram; /* the baseline: no fsync, no node */
+	bool no_write, no_read; /* the node refused write(2), read(2) */
+	struct fb_bench_facts facts; /* for auto; mapped, can_* set by the run */
 };
 
 /* Everything a run may change, to be put back. */
@@ -70,7 +102,10 @@ struct fb_bench_result {
 	double ops_per_run; /* rectangles per run, 1 otherwise */
 	double flush_seconds; /* median fsync time after a write run; < 0: not flushed */
 	int verified; /* 1 passed, 0 failed, -1 not validated */
-	bool best; /* highest FB median of its op */
+	bool best; /* highest FB median of its op: the highest ratio */
+	double ratio; /* fb median / the op's fastest RAM median (any strategy) */
+	double same_strategy_ratio; /* fb median / this strategy's RAM median */
+	const char *auto_strategy; /* auto: what it ran ("write", "avx2", ...) */
 };
 
 struct fb_bench_mismatch {
@@ -92,8 +127,15 @@ struct fb_bench_report {
 	struct fb_bench_result results[FB_BENCH_MAX_RESULTS];
 	size_t n_results;
 	struct fb_bench_validation validation;
-	bool restored;
+	bool restored; /* put back, and read back the same as saved */
+	/* read back after the restore: pixels that differ from what was saved
+	 * (0: the same), and the first of them (expected = saved) */
+	uint64_t restore_mismatches;
+	struct fb_bench_mismatch restore_first;
 	bool device_removed;
+	/* A strategy opts named applies to no op on the device: said ("fb0:
+	 * strategy write does not apply: ..."), nothing drawn, -EINVAL. */
+	bool strategy_refused;
 };
 
 /* The stop signals (src/stop-signals.h: the loops stop at the next check
@@ -110,9 +152,9 @@ uint32_t fb_bench_compare_mask(const struct fb_bench_dev *dev);
 
 /* Compare the visible area of dev with want (same geometry; its padding is
  * ignored), or with the constant pixel when want is NULL.  Counts into v. */
-int fb_bench_compare(const struct fb_bench_dev *dev, const struct fbk_surface *want,
-		     uint32_t pixel, const char *op, const char *strategy,
-		     struct fb_bench_validation *v);
+int fb_bench_compare(const struct fb_bench_dev *dev,
+		     const struct bench_kernel_surface *want, uint32_t pixel,
+		     const char *op, const char *strategy, struct fb_bench_validation *v);
 
 /* stride × yres: the bytes of the visible rows, padding included. */
 size_t fb_bench_frame_bytes(const struct fb_bench_dev *dev);
@@ -128,10 +170,13 @@ void fb_bench_saved_free(struct fb_bench_saved *saved);
  * Every op × strategy on dev and on a RAM buffer of the same geometry,
  * validating after fill, upload and copy.  Saves first and restores on every
  * path.  Returns 0 (see report->validation), -EINTR (stopped by a signal),
- * -ENODEV (device removed) or another -errno.
+ * -ENODEV (device removed) or another -errno.  auto runs what
+ * fb_bench_choose() picks for the op (said at -v), and --quick runs auto
+ * alone, or the strategies opts names.
  */
 int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
 		 struct fb_bench_report *report);
+
 /* Whether some op of fb_bench_run has a strategy of that name (what
  * fb_bench_opts.strategies may name). */
 bool fb_bench_strategy_known(const char *name);
@@ -169,6 +214,7 @@ struct fb_bench_mapping {
 	uint8_t *shadow; /* pread/pwrite mode */
 	struct fb_hwinfo hw;
 	bool via_private;
+	char id[sizeof(((struct fb_fix_screeninfo *)0)->id) + 1]; /* fix.id, terminated */
 };
 
 /* NULL when the visible area of var lies inside the memory fix describes

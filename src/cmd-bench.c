@@ -31,7 +31,8 @@ static void bench_help(void)
 	       "\n"
 	       "Options:\n"
 	       "  -d, --duration SECS   time for the timing loops per device (default 2)\n"
-	       "  -q, --quick           validate only: one pass per operation\n"
+	       "  -q, --quick           validate only: one pass per operation with auto\n"
+	       "                        (or with the strategies -s names)\n"
 	       "  -s, --strategy LIST   only these strategies (comma-separated):\n"
 	       "                        memset memcpy memmove scalar32 stos sse2 avx2 sse2-nt\n"
 	       "                        avx2-nt sse41-load pixman auto write read shadow\n"
@@ -44,7 +45,13 @@ static void bench_help(void)
 	       "\n"
 	       "Operations: fill (solid colour), upload (RAM to FB), readback (FB to RAM),\n"
 	       "copy (overlapping scroll by 16 rows), rect16 and rect128 (squares at\n"
-	       "pseudo-random places).  ratio = device / RAM for the same operation.\n"
+	       "pseudo-random places).  RATIO (ratio in -J) = the device's speed over the\n"
+	       "fastest RAM strategy of the same operation; SAME-RATIO (same_strategy_ratio)\n"
+	       "over the same strategy on RAM.  auto picks per device and operation from\n"
+	       "what the kernel tells: write(2) and read(2) on DRM's fbdev emulation (a\n"
+	       "shadow under deferred I/O) but for rects, and for vfb's upload and readback,\n"
+	       "stores into the mapping elsewhere; -v says which and why.  A strategy named that applies to no\n"
+	       "operation on a device is exit 2 for it, before anything is drawn.\n"
 	       "shadow (copy, rects) draws into a RAM copy of the frame and uploads the\n"
 	       "changed rows.  Each device ends with advice for a program drawing there:\n"
 	       "per operation the fastest strategy, its speed against the fastest RAM one,\n"
@@ -84,13 +91,13 @@ static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_ma
 	       dev->use_rw ? "pread/pwrite (mmap refused)" : "mapped");
 	if (quick)
 		printf("(--quick: single passes; the timings are indicative only)\n");
-	printf("  %-9s %-11s %10s %19s %9s %9s %10s %6s %8s %s\n", "OP", "STRATEGY",
-	       "MB/s", "MIN-MAX MB/s", "MPIX/S", "FPS", "RAM MB/s", "RATIO", "FLUSH",
-	       "VERIFIED");
+	printf("  %-9s %-11s %10s %19s %9s %9s %10s %6s %10s %8s %s\n", "OP", "STRATEGY",
+	       "MB/s", "MIN-MAX MB/s", "MPIX/S", "FPS", "RAM MB/s", "RATIO", "SAME-RATIO",
+	       "FLUSH", "VERIFIED");
 	for (size_t i = 0; i < rep->n_results; i++) {
 		const struct fb_bench_result *r = &rep->results[i];
 		double ops_per_s = r->fb.median / r->bytes_per_op * r->ops_per_run;
-		char minmax[40], flush[16], fps[16];
+		char minmax[40], flush[16], fps[16], strategy[32];
 
 		snprintf(minmax, sizeof(minmax), "%.1f-%.1f", mb(r->fb.min),
 			 mb(r->fb.max));
@@ -102,16 +109,23 @@ static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_ma
 			snprintf(fps, sizeof(fps), "%.1f", ops_per_s);
 		else
 			snprintf(fps, sizeof(fps), "%.0f/s", ops_per_s);
-		printf("%c %-9s %-11s %10.1f %19s %9.2f %9s %10.1f %6.2f %8s %s\n",
-		       r->best ? '*' : ' ', r->op, r->strategy, mb(r->fb.median), minmax,
+		if (r->auto_strategy)
+			snprintf(strategy, sizeof(strategy), "%s=%s", r->strategy,
+				 r->auto_strategy);
+		else
+			snprintf(strategy, sizeof(strategy), "%s", r->strategy);
+		printf("%c %-9s %-11s %10.1f %19s %9.2f %9s %10.1f %6.2f %10.2f %8s %s\n",
+		       r->best ? '*' : ' ', r->op, strategy, mb(r->fb.median), minmax,
 		       r->fb.median / r->bytes_per_op * r->pixels_per_op / 1e6, fps,
-		       mb(r->ram.median),
-		       r->ram.median > 0 ? r->fb.median / r->ram.median : 0, flush,
+		       mb(r->ram.median), r->ratio, r->same_strategy_ratio, flush,
 		       r->verified < 0 ? "-"
 		       : r->verified   ? "yes"
 				       : "NO");
 	}
-	printf("  (* best strategy per operation; FPS for rects: rectangles per second)\n");
+	printf("  (RATIO: against the op's fastest RAM strategy; SAME-RATIO: against the same\n"
+	       "  strategy on RAM; * the fastest strategy on %s; auto=X: auto ran X;\n"
+	       "  FPS for rects: rectangles per second)\n",
+	       dev->name);
 	const struct fb_bench_validation *v = &rep->validation;
 	printf("  validation: %s, %" PRIu64 " mismatches in %" PRIu64 " bytes checked\n",
 	       v->passed ? "passed" : "FAILED", v->mismatches, v->bytes_checked);
@@ -124,7 +138,14 @@ static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_ma
 		       snaps->shots[i].strategy, snaps->shots[i].file,
 		       snaps->shots[i].passed ? "passed" : "FAILED");
 	print_advice(dev->name, adv);
-	printf("  restored: %s\n\n", rep->restored ? "yes" : "NO");
+	if (rep->restore_mismatches)
+		printf("  restored: NO: %" PRIu64
+		       " pixels differ from what was saved, the first at x=%u y=%u: saved 0x%08x, now 0x%08x\n\n",
+		       rep->restore_mismatches, rep->restore_first.x,
+		       rep->restore_first.y, rep->restore_first.expected,
+		       rep->restore_first.got);
+	else
+		printf("  restored: %s\n\n", rep->restored ? "yes" : "NO");
 }
 
 static json_object *json_result(const struct fb_bench_result *r)
@@ -138,10 +159,11 @@ static json_object *json_result(const struct fb_bench_result *r)
 			       json_object_new_double(r->fb.median));
 	json_object_object_add(o, "ram_bytes_per_second",
 			       json_object_new_double(r->ram.median));
-	json_object_object_add(o, "ratio",
-			       json_object_new_double(
-				       r->ram.median > 0 ? r->fb.median / r->ram.median
-							 : 0));
+	json_object_object_add(o, "ratio", json_object_new_double(r->ratio));
+	json_object_object_add(o, "same_strategy_ratio",
+			       json_object_new_double(r->same_strategy_ratio));
+	if (r->auto_strategy)
+		jsonout_add_string(o, "auto_strategy", r->auto_strategy);
 	json_object_object_add(o, "mpixels_per_second",
 			       json_object_new_double(per_s * r->pixels_per_op / 1e6));
 	json_object_object_add(o, "frames_per_second",
@@ -245,6 +267,19 @@ static json_object *json_device(const struct fb_bench_dev *dev,
 	if (adv)
 		json_object_object_add(o, "advice", json_advice(adv));
 	json_object_object_add(o, "restored", json_object_new_boolean(rep->restored));
+	if (rep->restore_mismatches) {
+		const struct fb_bench_mismatch *f = &rep->restore_first;
+		json_object *d = json_object_new_object();
+
+		json_object_object_add(d, "mismatches",
+				       json_object_new_int64(
+					       (int64_t)rep->restore_mismatches));
+		json_object_object_add(d, "x", json_object_new_int((int)f->x));
+		json_object_object_add(d, "y", json_object_new_int((int)f->y));
+		json_object_object_add(d, "saved", json_object_new_int64(f->expected));
+		json_object_object_add(d, "got", json_object_new_int64(f->got));
+		json_object_object_add(o, "restore_difference", d);
+	}
 	return o;
 }
 
@@ -367,7 +402,7 @@ static int bench_parse_args(int argc, char *argv[], struct bench_cli *cli)
 
 /* What the devices came to, for the exit code. */
 struct bench_outcome {
-	bool error, invalid, unrestored;
+	bool error, invalid, unrestored, refused;
 };
 
 /* Benchmark one device and print its report (or add it to fbs). */
@@ -397,6 +432,9 @@ static void bench_one(const struct bench_cli *cli, const struct fb_device *targe
 		ERR("%s: device removed during benchmark", dev.name);
 		out->error = true;
 		why = "device removed during benchmark";
+	} else if (rep->strategy_refused) {
+		out->refused = true; /* said, with the reason */
+		why = "a strategy named does not apply";
 	} else if (r < 0 && r != -EINTR) {
 		ERR("%s: benchmark failed: %s", dev.name, strerror(-r));
 		out->error = true;
@@ -480,6 +518,8 @@ static int bench_exit_code(const struct bench_outcome *out)
 	}
 	if (out->error)
 		return FB_EXIT_ERROR;
+	if (out->refused)
+		return FB_EXIT_USAGE;
 	return out->invalid ? FB_EXIT_VALIDATION : FB_EXIT_OK;
 }
 

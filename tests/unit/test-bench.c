@@ -5,6 +5,7 @@
  * path, the stop flag and device loss (SIGBUS from a truncated memfd).
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <png.h>
 #include <signal.h>
@@ -97,11 +98,11 @@ static void test_mismatch(void)
 	struct fb_bench_dev d = ram_dev(&fmts[8], mem, w, h, stride);
 	struct fb_bench_validation v = { .passed = true };
 
-	fbk_fill(&d.vis, 0, 0, w, h, 0x123456, FBK_FILL_REFERENCE);
+	bench_kernel_fill(&d.vis, 0, 0, w, h, 0x123456, BENCH_KERNEL_FILL_REFERENCE);
 	mem[stride - 1] = 0xee; /* padding: not compared */
 	mem[2 * stride + 4 * 7 + 3] = 0x77; /* X byte of 7,2: masked out */
-	fbk_put_pixel(&d.vis, 5, 3, 0x123457); /* a real mismatch */
-	fbk_put_pixel(&d.vis, 20, 8, 0x000000); /* and another */
+	bench_kernel_put_pixel(&d.vis, 5, 3, 0x123457); /* a real mismatch */
+	bench_kernel_put_pixel(&d.vis, 20, 8, 0x000000); /* and another */
 	ASSERT_MSG(fb_bench_compare(&d, NULL, 0x123456, "fill", "test", &v) == 0,
 		   "compare ran");
 	ASSERT_MSG(!v.passed, "mismatch detected");
@@ -120,7 +121,7 @@ static void test_mismatch(void)
 static void run_and_check_restored(const struct fmt *f, unsigned w, unsigned h,
 				   size_t pad, bool quick, int expect_rc)
 {
-	size_t stride = fbk_row_bytes(f->bpp == 15 ? 16 : f->bpp, w) + pad;
+	size_t stride = bench_kernel_row_bytes(f->bpp == 15 ? 16 : f->bpp, w) + pad;
 	size_t len = stride * h;
 	uint8_t *mem = malloc(len), *before = malloc(len);
 	struct fb_bench_dev d = ram_dev(f, mem, w, h, stride);
@@ -156,6 +157,8 @@ static void run_and_check_restored(const struct fmt *f, unsigned w, unsigned h,
 			ASSERT_MSG(r->fb.median > 0 && r->have_ram && r->ram.median > 0,
 				   "%s %s/%s measured", f->name, r->op, r->strategy);
 			ASSERT_MSG(!quick || r->fb.runs == 1, "quick: one run");
+			ASSERT_MSG(!quick || strcmp(r->strategy, "auto") == 0,
+				   "%s quick: auto alone, not %s", f->name, r->strategy);
 		}
 		ASSERT_MSG(has_fill && has_best, "%s: a verified fill and a best",
 			   f->name);
@@ -198,6 +201,90 @@ static void test_strategy_filter(void)
 				   strcmp(rep->results[i].strategy, "memcpy") == 0,
 			   "only the listed strategies: %s", rep->results[i].strategy);
 	ASSERT_MSG(rep->n_results == 3, "upload, readback, copy: %zu", rep->n_results);
+	free(rep);
+	free(mem);
+}
+
+/* A strategy that applies to nothing on the device is refused before
+ * anything is drawn: write without a node, avx2 below 8 bpp. */
+static void test_strategy_refused(void)
+{
+	char *write_only[] = { "memcpy", "write", NULL };
+	char *avx2[] = { "avx2", NULL };
+	uint8_t *mem = malloc(32 * 256), *before = malloc(32 * 256);
+	struct fb_bench_dev d = ram_dev(&fmts[8], mem, 64, 32, 256);
+	struct fb_bench_opts o = { .duration = 0.02, .strategies = write_only };
+	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
+
+	randomize(mem, 32 * 256, 3);
+	memcpy(before, mem, 32 * 256);
+	ASSERT_MSG(fb_bench_run(&d, &o, rep) == -EINVAL, "write without a node: -EINVAL");
+	ASSERT_MSG(rep->strategy_refused && rep->n_results == 0,
+		   "refused, nothing measured: %zu results", rep->n_results);
+	ASSERT_MSG(memcmp(mem, before, 32 * 256) == 0, "nothing drawn");
+	d = ram_dev(&fmts[2], mem, 64, 32, 256);
+	o.strategies = avx2;
+	ASSERT_MSG(fb_bench_run(&d, &o, rep) == -EINVAL && rep->strategy_refused,
+		   "avx2 at 4 bpp: refused");
+	d = ram_dev(&fmts[8], mem, 64, 32, 256);
+	ASSERT_MSG(bench_kernel_fill_method_cpu_ok(BENCH_KERNEL_FILL_AVX2)
+			   ? fb_bench_run(&d, &o, rep) == 0 && rep->n_results > 0
+			   : fb_bench_run(&d, &o, rep) == -EINVAL && rep->strategy_refused,
+		   "avx2 at 32 bpp: runs where the CPU has it: %zu results",
+		   rep->n_results);
+	free(rep);
+	free(mem);
+	free(before);
+}
+
+/* ratio: the device against the op's fastest RAM run; same_strategy_ratio
+ * against its own; the best mark on the highest ratio; auto beside the
+ * others in every op, saying what it ran. */
+static void test_ratios(void)
+{
+	size_t stride = 256 * 4, len = stride * 64;
+	uint8_t *mem = calloc(1, len);
+	struct fb_bench_dev d = ram_dev(&fmts[8], mem, 256, 64, stride);
+	struct fb_bench_opts o = { .duration = 0.3 };
+	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
+	const char *op_names[] = { "fill", "upload", "readback", "copy", "rect16" };
+
+	ASSERT_MSG(fb_bench_run(&d, &o, rep) == 0, "full run");
+	for (size_t k = 0; k < sizeof(op_names) / sizeof(op_names[0]); k++) {
+		double ram = 0, top = 0;
+		unsigned n = 0, autos = 0, best = 0;
+
+		for (size_t i = 0; i < rep->n_results; i++) {
+			const struct fb_bench_result *r = &rep->results[i];
+			if (strcmp(r->op, op_names[k]) != 0)
+				continue;
+			n++;
+			ram = r->ram.median > ram ? r->ram.median : ram;
+			top = r->fb.median > top ? r->fb.median : top;
+			if (strcmp(r->strategy, "auto") == 0)
+				autos += r->auto_strategy && *r->auto_strategy;
+			else
+				ASSERT_MSG(!r->auto_strategy, "%s/%s: no auto_strategy",
+					   r->op, r->strategy);
+		}
+		ASSERT_MSG(n > 1 && autos == 1, "%s: auto beside %u others", op_names[k],
+			   n - 1);
+		for (size_t i = 0; i < rep->n_results; i++) {
+			const struct fb_bench_result *r = &rep->results[i];
+			if (strcmp(r->op, op_names[k]) != 0)
+				continue;
+			ASSERT_MSG(fabs(r->ratio - r->fb.median / ram) < 1e-9,
+				   "%s/%s: ratio %.4f = fb / fastest RAM %.4f", r->op,
+				   r->strategy, r->ratio, r->fb.median / ram);
+			ASSERT_MSG(fabs(r->same_strategy_ratio -
+					r->fb.median / r->ram.median) < 1e-9,
+				   "%s/%s: same_strategy_ratio", r->op, r->strategy);
+			ASSERT_MSG(r->best == (r->fb.median == top),
+				   "%s/%s: best iff fastest", r->op, r->strategy);
+			best += r->best;
+		}
+		ASSERT_MSG(best >= 1, "%s: a best", op_names[k]);
+	}
 	free(rep);
 	free(mem);
 }
@@ -469,7 +556,7 @@ static void test_advice(void)
 	add_result(rep, "readback", "memcpy", 50, 1000);
 	add_result(rep, "copy", "memmove", 360, 1000);
 	add_result(rep, "copy", "shadow", 900, 800);
-	add_result(rep, "rect16", "auto", 100, 1000);
+	add_result(rep, "rect16", "avx2", 100, 1000);
 	add_result(rep, "rect16", "shadow", 400, 900);
 	fb_bench_advise(rep, "fb0", &adv);
 	ASSERT_MSG(adv.n == 5, "an entry per op: %zu", adv.n);
@@ -510,7 +597,7 @@ static void test_advice(void)
 
 	/* slow, and no shadow helps */
 	memset(rep, 0, sizeof(*rep));
-	add_result(rep, "rect16", "auto", 100, 1000);
+	add_result(rep, "rect16", "avx2", 100, 1000);
 	add_result(rep, "rect16", "shadow", 90, 1000);
 	fb_bench_advise(rep, "fb2", &adv);
 	ASSERT_MSG(
@@ -533,6 +620,8 @@ int main(void)
 	test_formats();
 	test_stop_flag();
 	test_strategy_filter();
+	test_strategy_refused();
+	test_ratios();
 	test_validation_fails();
 	test_device_loss();
 	test_geometry();

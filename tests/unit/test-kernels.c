@@ -17,7 +17,7 @@
 
 /* Cases each kernel ran: a kernel this CPU cannot run is reported as not
  * tested, never as passed. */
-static unsigned fill_cases[_FBK_FILL_MAX], copy_cases[_FBK_COPY_MAX];
+static unsigned fill_cases[_BENCH_KERNEL_FILL_MAX], copy_cases[_BENCH_KERNEL_COPY_MAX];
 
 static uint32_t rng = 0x9e3779b9u;
 static uint32_t next_random(void)
@@ -55,36 +55,42 @@ static bool same(const uint8_t *got, const uint8_t *want, size_t n, const char *
 static void test_pixels(void)
 {
 	uint8_t buf[16] = { 0 };
-	struct fbk_surface s = { .pixels = buf, .stride = 16, .width = 4, .height = 1 };
+	struct bench_kernel_surface s = {
+		.pixels = buf, .stride = 16, .width = 4, .height = 1
+	};
 
 	s.bpp = 24;
-	fbk_put_pixel(&s, 1, 0, 0x123456);
+	bench_kernel_put_pixel(&s, 1, 0, 0x123456);
 	ASSERT_MSG(buf[3] == 0x56 && buf[4] == 0x34 && buf[5] == 0x12,
 		   "24 bpp little-endian");
-	ASSERT_MSG(fbk_get_pixel(&s, 1, 0) == 0x123456, "24 bpp read back");
+	ASSERT_MSG(bench_kernel_get_pixel(&s, 1, 0) == 0x123456, "24 bpp read back");
 	s.bpp = 2;
 	memset(buf, 0, sizeof(buf));
-	fbk_put_pixel(&s, 1, 0, 3);
+	bench_kernel_put_pixel(&s, 1, 0, 3);
 	ASSERT_MSG(buf[0] == 0x0c, "2 bpp: pixel 1 in bits 2-3, got 0x%02x", buf[0]);
 
 	uint8_t b;
-	ASSERT_MSG(fbk_pixel_is_byte_uniform(32, 0x00123456, &b) == false,
+	ASSERT_MSG(bench_kernel_pixel_is_byte_uniform(32, 0x00123456, &b) == false,
 		   "32 bpp not uniform");
-	ASSERT_MSG(fbk_pixel_is_byte_uniform(16, 0xabab, &b) && b == 0xab,
+	ASSERT_MSG(bench_kernel_pixel_is_byte_uniform(16, 0xabab, &b) && b == 0xab,
 		   "16 bpp uniform");
-	ASSERT_MSG(fbk_pixel_is_byte_uniform(4, 0x5, &b) && b == 0x55, "4 bpp replicated");
-	ASSERT_MSG(fbk_pixel_is_byte_uniform(1, 1, &b) && b == 0xff, "1 bpp replicated");
+	ASSERT_MSG(bench_kernel_pixel_is_byte_uniform(4, 0x5, &b) && b == 0x55,
+		   "4 bpp replicated");
+	ASSERT_MSG(bench_kernel_pixel_is_byte_uniform(1, 1, &b) && b == 0xff,
+		   "1 bpp replicated");
 }
 
 static void test_fill_one(unsigned bpp, unsigned width, unsigned pad, unsigned base,
-			  enum fbk_fill_method m, uint32_t pixel)
+			  enum bench_kernel_fill_method m, uint32_t pixel)
 {
 	unsigned height = 3;
-	size_t stride = fbk_row_bytes(bpp, width) + pad;
+	size_t stride = bench_kernel_row_bytes(bpp, width) + pad;
 	size_t size = stride * height + 2 * GUARD + 64;
 	uint8_t *got = malloc(size), *want = malloc(size);
-	struct fbk_surface sg = { got + GUARD + base, stride, width, height, bpp };
-	struct fbk_surface sw = { want + GUARD + base, stride, width, height, bpp };
+	struct bench_kernel_surface sg = { got + GUARD + base, stride, width, height,
+					   bpp };
+	struct bench_kernel_surface sw = { want + GUARD + base, stride, width, height,
+					   bpp };
 	/* The whole surface, and an inner rectangle with odd edges. */
 	unsigned rects[2][4] = { { 0, 0, width, height },
 				 { width > 2 ? 1 : 0, 1, width > 2 ? width - 2 : width,
@@ -94,23 +100,23 @@ static void test_fill_one(unsigned bpp, unsigned width, unsigned pad, unsigned b
 		unsigned *r = rects[i];
 		randomize(got, size);
 		memcpy(want, got, size);
-		if (!fbk_fill_method_usable(m, &sg, pixel)) {
-			ASSERT_MSG(fbk_fill(&sg, r[0], r[1], r[2], r[3], pixel, m) ==
-					   -ENOTSUP,
-				   "%s refused", fbk_fill_method_name(m));
+		if (!bench_kernel_fill_method_usable(m, &sg, pixel)) {
+			ASSERT_MSG(bench_kernel_fill(&sg, r[0], r[1], r[2], r[3], pixel,
+						     m) == -ENOTSUP,
+				   "%s refused", bench_kernel_fill_method_name(m));
 			break;
 		}
-		ASSERT_MSG(fbk_fill(&sw, r[0], r[1], r[2], r[3], pixel,
-				    FBK_FILL_REFERENCE) == 0,
+		ASSERT_MSG(bench_kernel_fill(&sw, r[0], r[1], r[2], r[3], pixel,
+					     BENCH_KERNEL_FILL_REFERENCE) == 0,
 			   "reference");
-		int rc = fbk_fill(&sg, r[0], r[1], r[2], r[3], pixel, m);
+		int rc = bench_kernel_fill(&sg, r[0], r[1], r[2], r[3], pixel, m);
 
 		fill_cases[m]++;
 		char what[160];
 		snprintf(what, sizeof(what),
 			 "fill %s bpp %u width %u pad %u base %u rect %u,%u %ux%u pixel 0x%x",
-			 fbk_fill_method_name(m), bpp, width, pad, base, r[0], r[1], r[2],
-			 r[3], pixel);
+			 bench_kernel_fill_method_name(m), bpp, width, pad, base, r[0],
+			 r[1], r[2], r[3], pixel);
 		ASSERT_MSG(rc == 0, "%s: rc %d", what, rc);
 		same(got, want, size, what);
 	}
@@ -127,8 +133,8 @@ static void test_fill(void)
 		for (size_t w = 0; w < ARRAY_SIZE(widths); w++)
 			for (size_t p = 0; p < ARRAY_SIZE(pads); p++)
 				for (size_t o = 0; o < ARRAY_SIZE(bases); o++)
-					for (int m = 0; m < _FBK_FILL_MAX; m++) {
-						if (!fbk_fill_method_cpu_ok(m))
+					for (int m = 0; m < _BENCH_KERNEL_FILL_MAX; m++) {
+						if (!bench_kernel_fill_method_cpu_ok(m))
 							continue;
 						for (size_t c = 0; c < ARRAY_SIZE(pixels);
 						     c++)
@@ -142,8 +148,8 @@ static void test_fill_large(void)
 {
 	/* Long contiguous rows (stride == row bytes) take the one-long-row path. */
 	for (size_t b = 3; b < ARRAY_SIZE(bpps); b++)
-		for (int m = 0; m < _FBK_FILL_MAX; m++)
-			if (fbk_fill_method_cpu_ok(m))
+		for (int m = 0; m < _BENCH_KERNEL_FILL_MAX; m++)
+			if (bench_kernel_fill_method_cpu_ok(m))
 				test_fill_one(bpps[b], 1920, 0, 0, m, 0x00123456);
 }
 
@@ -176,38 +182,42 @@ static void test_fill_alignment(void)
 			for (size_t p = 0; p < ARRAY_SIZE(apads); p++)
 				for (unsigned base = 0; base < 64; base++) {
 					size_t stride =
-						fbk_row_bytes(bpp, width) + apads[p];
+						bench_kernel_row_bytes(bpp, width) +
+						apads[p];
 					size_t span = 2 * GUARD + 64 + stride * height;
 
 					randomize(orig, span);
 					for (int k = 0; k < 2; k++) {
-						struct fbk_surface sw = {
+						struct bench_kernel_surface sw = {
 							want[k] + GUARD + base, stride,
 							width, height, bpp
 						};
 						memcpy(want[k], orig, span);
-						fbk_fill(&sw, 0, 0, width, height,
-							 apixels[k], FBK_FILL_REFERENCE);
+						bench_kernel_fill(
+							&sw, 0, 0, width, height,
+							apixels[k],
+							BENCH_KERNEL_FILL_REFERENCE);
 					}
-					for (int m = 0; m < _FBK_FILL_MAX; m++) {
-						struct fbk_surface sg = { got + GUARD +
-										  base,
-									  stride, width,
-									  height, bpp };
-						int k = m == FBK_FILL_MEMSET;
+					for (int m = 0; m < _BENCH_KERNEL_FILL_MAX; m++) {
+						struct bench_kernel_surface sg = {
+							got + GUARD + base, stride, width,
+							height, bpp
+						};
+						int k = m == BENCH_KERNEL_FILL_MEMSET;
 
-						if (m == FBK_FILL_REFERENCE ||
-						    !fbk_fill_method_usable(m, &sg,
-									    apixels[k]))
+						if (m == BENCH_KERNEL_FILL_REFERENCE ||
+						    !bench_kernel_fill_method_usable(
+							    m, &sg, apixels[k]))
 							continue;
 						memcpy(got, orig, span);
 						fill_cases[m]++;
-						int rc = fbk_fill(&sg, 0, 0, width,
-								  height, apixels[k], m);
+						int rc = bench_kernel_fill(&sg, 0, 0,
+									   width, height,
+									   apixels[k], m);
 						snprintf(what, sizeof(what),
 							 "fill %s bpp %u width %u pad %u base %u",
-							 fbk_fill_method_name(m), bpp,
-							 width, apads[p], base);
+							 bench_kernel_fill_method_name(m),
+							 bpp, width, apads[p], base);
 						ASSERT_MSG(rc == 0, "%s: rc %d", what, rc);
 						same(got, want[k], span, what);
 					}
@@ -220,29 +230,32 @@ static void test_fill_alignment(void)
 }
 
 static void test_copy_one(unsigned bpp, unsigned width, unsigned pad, unsigned base,
-			  enum fbk_copy_method m)
+			  enum bench_kernel_copy_method m)
 {
 	unsigned height = 20;
-	size_t stride = fbk_row_bytes(bpp, width) + pad;
+	size_t stride = bench_kernel_row_bytes(bpp, width) + pad;
 	size_t size = stride * height + 2 * GUARD + 64;
 	uint8_t *got = malloc(size), *want = malloc(size), *src = malloc(size);
-	struct fbk_surface sg = { got + GUARD + base, stride, width, height, bpp };
-	struct fbk_surface sw = { want + GUARD + base, stride, width, height, bpp };
-	struct fbk_surface ss = { src + GUARD + (base + 3) % 32, stride, width, height,
-				  bpp };
+	struct bench_kernel_surface sg = { got + GUARD + base, stride, width, height,
+					   bpp };
+	struct bench_kernel_surface sw = { want + GUARD + base, stride, width, height,
+					   bpp };
+	struct bench_kernel_surface ss = { src + GUARD + (base + 3) % 32, stride, width,
+					   height, bpp };
 	char what[160];
 
 	/* Upload: another buffer, another alignment. */
 	randomize(src, size);
 	randomize(got, size);
 	memcpy(want, got, size);
-	if (fbk_copy_method_usable(m, &sg, &ss)) {
-		fbk_copy(&sw, 0, 0, &ss, 0, 0, width, height, FBK_COPY_REFERENCE);
-		int rc = fbk_copy(&sg, 0, 0, &ss, 0, 0, width, height, m);
+	if (bench_kernel_copy_method_usable(m, &sg, &ss)) {
+		bench_kernel_copy(&sw, 0, 0, &ss, 0, 0, width, height,
+				  BENCH_KERNEL_COPY_REFERENCE);
+		int rc = bench_kernel_copy(&sg, 0, 0, &ss, 0, 0, width, height, m);
 
 		copy_cases[m]++;
 		snprintf(what, sizeof(what), "upload %s bpp %u width %u pad %u base %u",
-			 fbk_copy_method_name(m), bpp, width, pad, base);
+			 bench_kernel_copy_method_name(m), bpp, width, pad, base);
 		ASSERT_MSG(rc == 0, "%s: rc %d", what, rc);
 		same(got, want, size, what);
 	}
@@ -261,14 +274,15 @@ static void test_copy_one(unsigned bpp, unsigned width, unsigned pad, unsigned b
 		memcpy(want, got, size);
 		snprintf(what, sizeof(what),
 			 "scroll %d,%d %s bpp %u width %u pad %u base %u", mx, my,
-			 fbk_copy_method_name(m), bpp, width, pad, base);
-		if (!fbk_copy_method_usable(m, &sg, &sg))
+			 bench_kernel_copy_method_name(m), bpp, width, pad, base);
+		if (!bench_kernel_copy_method_usable(m, &sg, &sg))
 			break;
-		fbk_copy(&sw, dx, dy, &sw, sx, sy, w, h, FBK_COPY_REFERENCE);
-		int rc = fbk_copy(&sg, dx, dy, &sg, sx, sy, w, h, m);
+		bench_kernel_copy(&sw, dx, dy, &sw, sx, sy, w, h,
+				  BENCH_KERNEL_COPY_REFERENCE);
+		int rc = bench_kernel_copy(&sg, dx, dy, &sg, sx, sy, w, h, m);
 
 		copy_cases[m]++;
-		if (rc == -ENOTSUP && m == FBK_COPY_PIXMAN)
+		if (rc == -ENOTSUP && m == BENCH_KERNEL_COPY_PIXMAN)
 			continue; /* pixman_blt cannot scroll down; it says so */
 		ASSERT_MSG(rc == 0, "%s: rc %d", what, rc);
 		same(got, want, size, what);
@@ -284,8 +298,8 @@ static void test_copy(void)
 		for (size_t w = 0; w < ARRAY_SIZE(widths); w++)
 			for (size_t p = 0; p < ARRAY_SIZE(pads); p++)
 				for (size_t o = 0; o < ARRAY_SIZE(bases); o += 2)
-					for (int m = 0; m < _FBK_COPY_MAX; m++)
-						if (fbk_copy_method_cpu_ok(m))
+					for (int m = 0; m < _BENCH_KERNEL_COPY_MAX; m++)
+						if (bench_kernel_copy_method_cpu_ok(m))
 							test_copy_one(bpps[b], widths[w],
 								      pads[p], bases[o],
 								      m);
@@ -294,24 +308,30 @@ static void test_copy(void)
 static void test_reject(void)
 {
 	uint8_t buf[64];
-	struct fbk_surface s = { buf, 16, 4, 4, 32 };
+	struct bench_kernel_surface s = { buf, 16, 4, 4, 32 };
 
-	ASSERT_MSG(fbk_fill(&s, 1, 0, 4, 1, 0, FBK_FILL_AUTO) == -EINVAL,
+	ASSERT_MSG(bench_kernel_fill(&s, 1, 0, 4, 1, 0, BENCH_KERNEL_FILL_AUTO) == -EINVAL,
 		   "rect past the right edge");
-	ASSERT_MSG(fbk_fill(&s, 0, 4, 1, 1, 0, FBK_FILL_AUTO) == -EINVAL,
+	ASSERT_MSG(bench_kernel_fill(&s, 0, 4, 1, 1, 0, BENCH_KERNEL_FILL_AUTO) == -EINVAL,
 		   "rect past the bottom");
 	s.bpp = 12;
-	ASSERT_MSG(fbk_fill(&s, 0, 0, 1, 1, 0, FBK_FILL_AUTO) == -EINVAL, "bpp 12");
+	ASSERT_MSG(bench_kernel_fill(&s, 0, 0, 1, 1, 0, BENCH_KERNEL_FILL_AUTO) == -EINVAL,
+		   "bpp 12");
 	s.bpp = 32;
-	ASSERT_MSG(fbk_fill(&s, 0, 0, 1, 1, 0x123456, FBK_FILL_MEMSET) == -ENOTSUP,
+	ASSERT_MSG(bench_kernel_fill(&s, 0, 0, 1, 1, 0x123456,
+				     BENCH_KERNEL_FILL_MEMSET) == -ENOTSUP,
 		   "memset of a non-uniform pixel");
 	s.stride = 12;
-	ASSERT_MSG(fbk_fill(&s, 0, 0, 1, 1, 0, FBK_FILL_AUTO) == -EINVAL, "stride < row");
-	ASSERT_MSG(fbk_fill_method_from_name("avx2-nt") == FBK_FILL_AVX2_NT,
+	ASSERT_MSG(bench_kernel_fill(&s, 0, 0, 1, 1, 0, BENCH_KERNEL_FILL_AUTO) == -EINVAL,
+		   "stride < row");
+	ASSERT_MSG(bench_kernel_fill_method_from_name("avx2-nt") ==
+			   BENCH_KERNEL_FILL_AVX2_NT,
 		   "name lookup");
-	ASSERT_MSG(fbk_copy_method_from_name("nope") == -1, "unknown name");
-	ASSERT_MSG(fbk_llc_bytes() >= 4096, "LLC size %zu", fbk_llc_bytes());
-	ASSERT_MSG(fbk_llc_sharers() >= 1, "LLC sharers %u", fbk_llc_sharers());
+	ASSERT_MSG(bench_kernel_copy_method_from_name("nope") == -1, "unknown name");
+	ASSERT_MSG(bench_kernel_llc_bytes() >= 4096, "LLC size %zu",
+		   bench_kernel_llc_bytes());
+	ASSERT_MSG(bench_kernel_llc_sharers() >= 1, "LLC sharers %u",
+		   bench_kernel_llc_sharers());
 }
 
 static void test_cpulist(void)
@@ -327,12 +347,13 @@ static void test_cpulist(void)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		ASSERT_MSG(fbk_cpulist_count(cases[i].list) == cases[i].n,
+		ASSERT_MSG(bench_kernel_cpulist_count(cases[i].list) == cases[i].n,
 			   "cpulist \"%s\": %u, want %u", cases[i].list,
-			   fbk_cpulist_count(cases[i].list), cases[i].n);
+			   bench_kernel_cpulist_count(cases[i].list), cases[i].n);
 	/* AUTO goes non-temporal at 3/4 of a CPU's share of the LLC. */
-	ASSERT_MSG(fbk_nt_threshold() == fbk_llc_bytes() / 4 * 3 / fbk_llc_sharers(),
-		   "threshold %zu", fbk_nt_threshold());
+	ASSERT_MSG(bench_kernel_nt_threshold() ==
+			   bench_kernel_llc_bytes() / 4 * 3 / bench_kernel_llc_sharers(),
+		   "threshold %zu", bench_kernel_nt_threshold());
 }
 
 /* One line per kernel: how many cases it ran, or why it ran none.  A
@@ -356,16 +377,16 @@ int main(void)
 	test_fill_alignment();
 	test_fill_large();
 	/* The AUTO choice flips at the threshold: run both sides of it. */
-	fbk_set_nt_threshold(1);
+	bench_kernel_set_nt_threshold(1);
 	test_fill_large();
 	test_copy();
-	fbk_set_nt_threshold(0);
+	bench_kernel_set_nt_threshold(0);
 	test_copy();
-	for (int m = 0; m < _FBK_FILL_MAX; m++)
-		report_cases("fill", fbk_fill_method_name(m), fbk_fill_method_cpu_ok(m),
-			     fill_cases[m]);
-	for (int m = 0; m < _FBK_COPY_MAX; m++)
-		report_cases("copy", fbk_copy_method_name(m), fbk_copy_method_cpu_ok(m),
-			     copy_cases[m]);
+	for (int m = 0; m < _BENCH_KERNEL_FILL_MAX; m++)
+		report_cases("fill", bench_kernel_fill_method_name(m),
+			     bench_kernel_fill_method_cpu_ok(m), fill_cases[m]);
+	for (int m = 0; m < _BENCH_KERNEL_COPY_MAX; m++)
+		report_cases("copy", bench_kernel_copy_method_name(m),
+			     bench_kernel_copy_method_cpu_ok(m), copy_cases[m]);
 	return test_finish("test-kernels");
 }

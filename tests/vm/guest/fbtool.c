@@ -14,6 +14,10 @@
  *                                   area, and write to OUT what a correct
  *                                   snapshot shows: "W H\n" then W*H RGB
  *                                   bytes
+ *   fbtool scribble DEV READYFILE   map DEV, touch READYFILE, then store a
+ *                                   new value into every page of it, over
+ *                                   and over, until killed (another
+ *                                   program drawing all the time)
  *   fbtool format DEV OUT           write to OUT the visible geometry and
  *                                   pixel format: "W H BPP VISUAL ROFF RLEN
  *                                   GOFF GLEN BOFF BLEN\n", then, for
@@ -63,6 +67,30 @@ static int do_mmap(const char *dev, const char *ready, bool fill, bool keep_fd)
 	fclose(f);
 	for (;;)
 		pause();
+}
+
+static int do_scribble(const char *dev, const char *ready)
+{
+	struct fb_fix_screeninfo fix;
+	int fd = open(dev, O_RDWR);
+	volatile uint32_t *p;
+	FILE *f;
+
+	if (fd < 0)
+		return die("open", dev);
+	if (ioctl(fd, FBIOGET_FSCREENINFO, &fix) < 0)
+		return die("FBIOGET_FSCREENINFO", dev);
+	p = mmap(NULL, fix.smem_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return die("mmap", dev);
+	close(fd);
+	f = fopen(ready, "w");
+	if (!f)
+		return die("create", ready);
+	fclose(f);
+	for (uint32_t v = 0x01020304;; v += 0x01010101)
+		for (size_t i = 0; i < fix.smem_len / 4; i += 1024)
+			p[i] = v;
 }
 
 /* Component c (0 r, 1 g, 2 b) of the pattern at x, y, in len bits. */
@@ -228,12 +256,14 @@ int main(int argc, char *argv[])
 		return do_mmap(argv[2], argv[3], true, false);
 	if (argc == 4 && strcmp(argv[1], "hold") == 0)
 		return do_mmap(argv[2], argv[3], true, true);
+	if (argc == 4 && strcmp(argv[1], "scribble") == 0)
+		return do_scribble(argv[2], argv[3]);
 	if (argc == 4 && strcmp(argv[1], "format") == 0)
 		return do_format(argv[2], argv[3]);
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "pattern") == 0)
 		return do_pattern(argv[2], argv[3],
 				  argc == 5 ? (unsigned)atoi(argv[4]) : 0);
 	fprintf(stderr,
-		"usage: fbtool mmap|fill|hold DEV READYFILE | fbtool pattern DEV OUT [YOFFSET] | fbtool format DEV OUT\n");
+		"usage: fbtool mmap|fill|hold|scribble DEV READYFILE | fbtool pattern DEV OUT [YOFFSET] | fbtool format DEV OUT\n");
 	return 2;
 }
