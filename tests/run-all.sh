@@ -49,6 +49,23 @@ is_static() {
 	esac
 }
 
+# Commit messages follow HACKING's rule from commit_base on: the newest
+# release tag, or before any tag 74d07b8, the last commit before the rule
+# (history before it stays as it was written).  No git history (a release
+# tarball, a git archive export): nothing to check.
+commit_base=74d07b8
+step "commit messages since the last release tag (tests/git/commit-msg)"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ -e .git ]; then
+	tag=$(git describe --tags --abbrev=0 2>/dev/null) && commit_base=$tag
+	git cat-file -e "$commit_base^{commit}" 2>/dev/null || {
+		echo "commit messages: $commit_base is not in this clone (a shallow clone? git fetch --unshallow)" >&2
+		exit 1
+	}
+	tests/git/commit-msg --range "$commit_base..HEAD"
+else
+	echo "commit messages: not a git checkout, no history to check"
+fi
+
 step "bootstrap"
 ./autogen.sh
 
