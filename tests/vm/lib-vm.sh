@@ -93,6 +93,12 @@ vm_slot_give() {
 	VM_SLOT_FD=
 }
 
+# vm_quick: 1 when the guest runs CI's loop counts (CI=true), 0 for the
+# full ones (VM_FULL=1: make check-full, which a release runs)
+vm_quick() {
+	if [ "${CI:-}" = true ] && [ "${VM_FULL:-0}" != 1 ]; then echo 1; else echo 0; fi
+}
+
 # scenario_var FILE VAR: a variable from the top of a scenario file.
 scenario_var() {
 	# shellcheck disable=SC1090
@@ -130,7 +136,7 @@ vm_boot() {
 		-serial stdio -serial "file:$outdir/data.txt" -monitor none \
 		-kernel "$KROOT/boot/vmlinuz-$KVER" \
 		-initrd "$outdir/initramfs.cpio.gz" \
-		-append "console=ttyS0 oops=panic panic=-1 loglevel=5 vm.scenario=$name vm.columns=$cols vm.kseries=$KSERIES vm.kpkgver=$KPKGVER $cmdline" \
+		-append "console=ttyS0 oops=panic panic=-1 loglevel=5 vm.scenario=$name vm.columns=$cols vm.kseries=$KSERIES vm.kpkgver=$KPKGVER vm.quick=$(vm_quick) $cmdline" \
 		$extra </dev/null 2>&1 |
 		if [ "${VM_STREAM:-0}" = 1 ]; then
 			# the firmware's screen noise is not interesting: start at /init

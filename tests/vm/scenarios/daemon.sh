@@ -5,6 +5,8 @@
 # file keeps the old rules, SIGTERM exits 0, and no fd on /dev/fb* or sysfs
 # is held between events.
 # shellcheck shell=sh disable=SC2034
+# Boots on every kernel: uevents and module removal differ between the kernels.
+KERNELS=all
 QEMU_VGA=std
 KCMDLINE="vga=0x317"
 MODULES="bochs vfb"
