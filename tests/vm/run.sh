@@ -123,6 +123,15 @@ done
 # (both are covered, half the boots).  Every kernel for every scenario:
 # the hazards, a scenario named on the command line, VM_EVERY_KERNEL=1 or
 # VM_FULL=1 (make check-full).
+# The long scenarios (a BOOT_TIMEOUT of their own: bench, cycles, snap,
+# unload-race) start first, so that the tier does not end on one of them
+# booting alone while the other CPU idles.
+long=()
+short=()
+for scen in "${scenarios[@]}"; do
+	if [ -n "$(scenario_var "$scen" BOOT_TIMEOUT)" ]; then long+=("$scen"); else short+=("$scen"); fi
+done
+scenarios=("${long[@]}" "${short[@]}")
 every=${VM_EVERY_KERNEL:-${VM_FULL:-0}}
 [ "$mode" = hazards ] || [ "$named" = 1 ] && every=1
 jobs_k=()
