@@ -89,6 +89,12 @@ scenario() {
 	t_check "/dev/fb1 within a second" wait_for 10 is_node fb1 1d:1
 	t_check "fb1 by-path link within a second" wait_for 10 link_is fb/by-path/platform-vfb.0 ../../fb1
 	t_is "$(held_fds "$dpid")" "" "after vfb: no fd on /dev/fb* or sysfs"
+	# Both monitors open fb1 to read its format when its add comes: rmmod
+	# before they printed that line would take fb1 from under them (format
+	# null), or find vfb held (EAGAIN).  So wait for the lines, then for
+	# nothing to hold vfb.
+	wait_for 100 grep -q '^add fb1 ' /tmp/monitor.txt
+	wait_for 100 jq -e 'select(.name == "fb1" and .action == "add")' /tmp/monitor.json
 	t_check "rmmod vfb" rmmod_idle vfb "$dpid" "$monpid" "$monjpid"
 	t_check "/dev/fb1 removed" wait_for 20 no_entry fb1
 	t_check "fb1 by-path link removed" wait_for 20 no_entry fb/by-path/platform-vfb.0
