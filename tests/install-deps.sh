@@ -25,3 +25,22 @@ if [ "$missing" -ne 0 ]; then
 	apt-get install -y -qq --no-install-recommends $packages >/dev/null
 fi
 echo "tests/install-deps.sh: build and test dependencies are installed"
+
+# In a git checkout: the commit-msg hook (tests/git/commit-msg, HACKING's
+# rule for commit messages), as a link, owned as the checkout is.  A hook
+# of another kind already there is left alone; outside git, nothing.
+top=$(cd "$(dirname "$0")/.." && pwd)
+if hooks=$(cd "$top" && git rev-parse --git-path hooks 2>/dev/null) && [ -e "$top/.git" ]; then
+	case $hooks in /*) ;; *) hooks=$top/$hooks ;; esac
+	hook=$hooks/commit-msg
+	if [ "$(readlink "$hook" 2>/dev/null)" = "$top/tests/git/commit-msg" ]; then
+		:
+	elif [ -e "$hook" ] || [ -L "$hook" ]; then
+		echo "tests/install-deps.sh: $hook is there already, not replaced (tests/git/commit-msg is the project's)"
+	else
+		mkdir -p "$hooks"
+		ln -s "$top/tests/git/commit-msg" "$hook"
+		chown -h --reference="$top" "$hook" 2>/dev/null || true
+		echo "tests/install-deps.sh: commit-msg hook installed in $hooks"
+	fi
+fi

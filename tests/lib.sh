@@ -21,12 +21,14 @@ skip_part() {
 	if [ "${CI:-}" = true ]; then
 		not_ok "$1 (CI=true, a skip is a failure: $2)"
 	else
+		n_skip=$((n_skip + 1))
 		echo "ok - $1 # SKIP $2"
 	fi
 }
 
 n_pass=0
 n_fail=0
+n_skip=0
 ok() { n_pass=$((n_pass + 1)); echo "ok - $*"; }
 not_ok() { n_fail=$((n_fail + 1)); echo "not ok - $*"; }
 
@@ -45,7 +47,30 @@ expect_eq() {
 	fi
 }
 
+# have_fixture FILE...: true when every FILE is there.  A missing one is
+# a failed check, so that a renamed fixture cannot take its checks away
+# in silence: `if have_fixture F; then ...checks on F...; fi`.
+have_fixture() {
+	local f rc=0
+	for f; do
+		[ -e "$f" ] && continue
+		not_ok "fixture ${f#"$top_srcdir"/} is there"
+		rc=1
+	done
+	return "$rc"
+}
+
+# The verdict, as tests/unit/test.h's test_finish(): a failure when a
+# check failed or when none ran.  A script whose every check was skipped
+# (skip_part) is a SKIP, as skip() is.
 finish() {
-	echo "# $n_pass passed, $n_fail failed"
+	local skipped=
+	[ "$n_skip" -eq 0 ] || skipped=", $n_skip skipped"
+	echo "# $n_pass passed, $n_fail failed$skipped"
+	if [ $((n_pass + n_fail)) -eq 0 ]; then
+		[ "$n_skip" -gt 0 ] && skip "every check was skipped"
+		echo "not ok - no check ran: a test that checks nothing cannot pass"
+		return 1
+	fi
 	[ "$n_fail" -eq 0 ]
 }

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Every test tier (the README's second command).  Out-of-tree builds only,
 # so the source tree stays clean:
-#   _build      --enable-werror: make distcheck (every tier in order, and the
-#               release tarball), make check-valgrind, make fuzz, cppcheck
+#   _build      --enable-werror: make distcheck (every tier but the VM boots,
+#               and the release tarball), the VM tier once (make check-vm),
+#               make check-valgrind, make fuzz, cppcheck
 #   _build-san  --enable-werror --enable-sanitizers: the fast tiers again
 #               (unit, cli, fixtures, ns) under ASan and UBSan
 #   _build-sysfs --enable-werror --with-libsysfs: the libsysfs backend and
@@ -49,6 +50,23 @@ is_static() {
 	esac
 }
 
+# Commit messages follow HACKING's rule from commit_base on: the newest
+# release tag, or before any tag 74d07b8, the last commit before the rule
+# (history before it stays as it was written).  No git history (a release
+# tarball, a git archive export): nothing to check.
+commit_base=74d07b8
+step "commit messages since the last release tag (tests/git/commit-msg)"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ -e .git ]; then
+	tag=$(git describe --tags --abbrev=0 2>/dev/null) && commit_base=$tag
+	git cat-file -e "$commit_base^{commit}" 2>/dev/null || {
+		echo "commit messages: $commit_base is not in this clone (a shallow clone? git fetch --unshallow)" >&2
+		exit 1
+	}
+	tests/git/commit-msg --range "$commit_base..HEAD"
+else
+	echo "commit messages: not a git checkout, no history to check"
+fi
+
 step "bootstrap"
 ./autogen.sh
 
@@ -56,8 +74,10 @@ step "build (warnings are errors)"
 mkdir -p _build
 (cd _build && { [ -f Makefile ] || ../configure --enable-werror; } && make -j"$jobs")
 
-step "make distcheck: every tier, then the tarball"
-(cd _build && make -j"$jobs" distcheck)
+# The VM tier boots once, in _build below, not in distcheck's tree too:
+# it is most of the time, and the tarball ships tests/vm whole.
+step "make distcheck: every tier but the VM boots, then the tarball"
+(cd _build && make -j"$jobs" distcheck TESTS='$(unit_tests) $(script_tests)')
 
 step "sanitizers: the fast tiers under ASan and UBSan"
 mkdir -p _build-san
@@ -76,6 +96,9 @@ mkdir -p _build-static
 (cd _build-static &&
 	{ [ -f Makefile ] || ../configure --enable-werror --with-libsysfs --enable-static-binary; } &&
 	make -j"$jobs" && is_static fbclassctl && make -j"$jobs" check-fast)
+
+step "vm: the scenarios and the kernel hazards (make check-vm)"
+(cd _build && make -j"$jobs" check-vm)
 
 step "vm: both backends and the static build on Debian's 6.1 and 6.12 kernels (tests/vm/backends/compare.sh)"
 (cd _build && make -j"$jobs" tests/vm/guest/uevent-forge &&

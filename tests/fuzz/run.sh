@@ -1,7 +1,7 @@
 #!/bin/bash
 # make fuzz: build every libFuzzer target (tests/fuzz/fuzz-*.c) with clang,
 # ASan and UBSan, and run each for FUZZ_SECONDS (default 60) from its seed
-# corpus in tests/fuzz/corpus/<target>/.  Exits non-zero on any crash,
+# corpus in tests/fuzz/corpus/<target>/, FUZZ_JOBS (default 2) at a time.  Exits non-zero on any crash,
 # leak or timeout and prints the reproducer's path.
 #
 # A crash found here becomes a unit test before it is fixed.
@@ -34,32 +34,64 @@ for src in $FUZZ_SOURCES; do
 done
 
 failed=0
-for target_src in "$top_srcdir"/tests/fuzz/fuzz-*.c; do
-	name=$(basename "$target_src" .c)
-	short=${name#fuzz-}
-	bin=$out/$name
-	# shellcheck disable=SC2086
-	if ! $CC_FUZZ $cflags -fsanitize=fuzzer "$target_src" "${objs[@]}" $libs -o "$bin"; then
-		echo "fuzz: $name: build failed" >&2
-		failed=1
-		continue
-	fi
-	corpus=$out/corpus/$short
-	artifacts=$out/artifacts/$short/
+# run_target NAME: run one built target from its corpus; the verdict to
+# $out/NAME.verdict (the runs go side by side, FUZZ_JOBS at a time)
+run_target() {
+	local name=$1 short=${1#fuzz-} rc
+	local bin=$out/$name corpus=$out/corpus/${1#fuzz-} artifacts=$out/artifacts/${1#fuzz-}/
 	mkdir -p "$corpus" "$artifacts"
-	echo "fuzz: $name for ${seconds}s"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		"$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$artifacts" "$corpus" "$top_srcdir/tests/fuzz/corpus/$short" \
 		>"$out/$name.log" 2>&1
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
+		{
+			echo "fuzz: $name FAILED (exit $rc); reproducer:"
+			ls "$artifacts" | sed "s|^|  $artifacts|"
+			grep -E "ERROR|SUMMARY|runtime error" "$out/$name.log" | head -5
+		} >"$out/$name.verdict"
+		return 1
+	fi
+	grep -E "stat::number_of_executed_units" "$out/$name.log" | sed "s/^/fuzz: $name: /" >"$out/$name.verdict"
+}
+names=()
+for target_src in "$top_srcdir"/tests/fuzz/fuzz-*.c; do
+	name=$(basename "$target_src" .c)
+	# shellcheck disable=SC2086
+	if ! $CC_FUZZ $cflags -fsanitize=fuzzer "$target_src" "${objs[@]}" $libs -o "$out/$name"; then
+		echo "fuzz: $name: build failed" >&2
 		failed=1
-		echo "fuzz: $name FAILED (exit $rc); reproducer:" >&2
-		ls "$artifacts" | sed "s|^|  $artifacts|" >&2
-		grep -E "ERROR|SUMMARY|runtime error" "$out/$name.log" | head -5 >&2
+		continue
+	fi
+	names+=("$name")
+done
+# Each target replays its corpus, then fuzzes for FUZZ_SECONDS; two at
+# once (one a CPU of CI's two), FUZZ_JOBS to change it.
+jobs=${FUZZ_JOBS:-2}
+running=0
+for name in "${names[@]}"; do
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n
+		running=$((running - 1))
+	fi
+	echo "fuzz: $name for ${seconds}s"
+	rm -f "$out/$name.verdict"
+	run_target "$name" &
+	running=$((running + 1))
+done
+wait
+# the verdicts, in order (a status reaped by wait -n is not asked again)
+for name in "${names[@]}"; do
+	f=$out/$name.verdict
+	if [ ! -s "$f" ]; then
+		echo "fuzz: $name: no verdict (killed?)" >&2
+		failed=1
+	elif grep -q "^fuzz: $name FAILED" "$f"; then
+		cat "$f" >&2
+		failed=1
 	else
-		grep -E "stat::number_of_executed_units" "$out/$name.log" | sed "s/^/fuzz: $name: /"
+		cat "$f"
 	fi
 done
 exit $failed

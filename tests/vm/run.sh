@@ -16,6 +16,11 @@
 #   VM_KEEP=1                     keep the work directory (console logs)
 #   VM_STREAM=1                   stream the console while it boots (one at a time)
 #   VM_JOBS=N                     boots side by side (default: number of CPUs)
+#   VM_EVERY_KERNEL=1             every scenario on every kernel (default:
+#                                 those with KERNELS=all; the rest once,
+#                                 on the kernels in turn)
+#   VM_FULL=1                     every kernel, and the guests' full loop
+#                                 counts (make check-full; CI=true: fewer)
 #   VM_HAZARD_SEEN=0              hazards: do not also boot the package
 #                                 versions the table's "seen" column names
 # make check runs it as $(SHELL) run.sh
@@ -47,7 +52,9 @@ ldd "$(command -v busybox)" >/dev/null 2>&1 &&
 export FBCLASSCTL
 
 dir=$here/$mode
+named=0
 if [ $# -gt 0 ]; then
+	named=1
 	scenarios=()
 	for name in "$@"; do
 		f=$dir/${name%.sh}.sh
@@ -111,13 +118,36 @@ for s in $series; do
 done
 
 # ---- the boots: (kernel, scenario) pairs ----
+# A scenario whose KERNELS= line says "all" boots on each kernel: what it
+# checks differs between them.  The rest boot once, on the kernels in turn
+# (both are covered, half the boots).  Every kernel for every scenario:
+# the hazards, a scenario named on the command line, VM_EVERY_KERNEL=1 or
+# VM_FULL=1 (make check-full).
+# The long scenarios (a BOOT_TIMEOUT of their own: bench, cycles, snap,
+# unload-race) start first, so that the tier does not end on one of them
+# booting alone while the other CPU idles.
+long=()
+short=()
+for scen in "${scenarios[@]}"; do
+	if [ -n "$(scenario_var "$scen" BOOT_TIMEOUT)" ]; then long+=("$scen"); else short+=("$scen"); fi
+done
+scenarios=("${long[@]}" "${short[@]}")
+every=${VM_EVERY_KERNEL:-${VM_FULL:-0}}
+[ "$mode" = hazards ] || [ "$named" = 1 ] && every=1
 jobs_k=()
 jobs_s=()
-for k in "${kernels[@]}"; do
-	for scen in "${scenarios[@]}"; do
-		jobs_k+=("$k")
+turn=0
+for scen in "${scenarios[@]}"; do
+	if [ "$every" = 1 ] || [ "$(scenario_var "$scen" KERNELS)" = all ]; then
+		for k in "${kernels[@]}"; do
+			jobs_k+=("$k")
+			jobs_s+=("$scen")
+		done
+	elif [ "${#kernels[@]}" -gt 0 ]; then
+		jobs_k+=("${kernels[$((turn % ${#kernels[@]}))]}")
 		jobs_s+=("$scen")
-	done
+		turn=$((turn + 1))
+	fi
 done
 notes=()
 # hazards: also each package version the table's "seen" column names (the

@@ -134,6 +134,50 @@ module_loaded() { grep -q "^$1 " /proc/modules; }
 # module_file NAME: the file modprobe loads NAME from (kmod's modinfo -n)
 module_file() { modinfo -n "$1" 2>&1; }
 
+# module_unused NAME: nothing holds module NAME (its refcount is 0), the
+# condition rmmod's delete_module(O_NONBLOCK) needs, else EAGAIN
+module_unused() { [ "$(cat "/sys/module/$1/refcnt" 2>/dev/null)" = 0 ]; }
+
+# module_holders NAME [PID...]: who holds module NAME, for a diagnosis:
+# its refcount and holders, every fd on /dev/fb* in /proc, fbcon's
+# consoles, and the state and fds of each PID (a daemon, a monitor)
+module_holders() {
+	_m=$1
+	shift
+	echo "$_m: refcnt $(cat "/sys/module/$_m/refcnt" 2>&1)," \
+		"holders: $(ls "/sys/module/$_m/holders" 2>/dev/null | tr '\n' ' ')"
+	for _fd in /proc/[0-9]*/fd/*; do
+		_t=$(readlink "$_fd" 2>/dev/null) || continue
+		case $_t in /dev/fb*)
+			_p=${_fd#/proc/}
+			_p=${_p%%/*}
+			echo "open: $_fd -> $_t ($(cat "/proc/$_p/comm" 2>/dev/null))"
+			;;
+		esac
+	done
+	for _v in /sys/class/vtconsole/vtcon*; do
+		echo "fbcon: ${_v##*/}: $(cat "$_v/name" 2>/dev/null), bind $(cat "$_v/bind" 2>/dev/null)"
+	done
+	for _fb in /sys/class/graphics/fb[0-9]*; do
+		[ -e "$_fb" ] && echo "fb: ${_fb##*/}: $(cat "$_fb/name" 2>/dev/null)"
+	done
+	for _p in "$@"; do
+		echo "pid $_p: $(grep '^State:' "/proc/$_p/status" 2>/dev/null || echo gone)," \
+			"wchan $(cat "/proc/$_p/wchan" 2>/dev/null)"
+		ls -l "/proc/$_p/fd" 2>/dev/null | sed -n 's/.* \([0-9]* -> .*\)/  fd \1/p'
+	done
+}
+
+# rmmod_idle NAME [PID...]: rmmod NAME once nothing holds it (at most 10
+# s: the last close of a node, fbcon letting go, come a little after the
+# event a test waits for); on a failure, who holds it (module_holders)
+rmmod_idle() {
+	wait_for 100 module_unused "$1"
+	rmmod "$1" && return 0
+	module_holders "$@"
+	return 1
+}
+
 # vfb_up fbN [PARAM=VALUE...]: modprobe vfb vfb_enable=1 PARAMS, wait for
 # fbN under vfb.0 and make /dev/fbN (no TAP line)
 vfb_up() {

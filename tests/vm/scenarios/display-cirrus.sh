@@ -4,6 +4,8 @@
 # line before it maps the framebuffer (strace is the witness); on 6.1
 # neither names it.
 # shellcheck shell=sh disable=SC2034,SC2016,SC2154
+# Boots on every kernel: its expectations differ per kernel (per_kernel).
+KERNELS=all
 QEMU_VGA=cirrus
 KCMDLINE=""
 MODULES="cirrus"

@@ -5,6 +5,8 @@
 # and command, and moves the links; the kernel's "boot fb still active?"
 # is what the table's handoff-held says, and nothing worse.
 # shellcheck shell=sh disable=SC2034,SC2016,SC2154
+# Boots on every kernel: the handoff differs between the kernels (sysfb, the fbdev emulation).
+KERNELS=all
 QEMU_VGA=std
 KCMDLINE="vga=0x317"
 MODULES="bochs"

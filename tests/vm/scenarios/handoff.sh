@@ -2,6 +2,8 @@
 # and a new fb0 with a PCI parent appears.  list and info before and after
 # show the right parent, driver and path id, and agree with fbset.
 # shellcheck shell=sh disable=SC2034
+# Boots on every kernel: the handoff differs between the kernels (sysfb, the fbdev emulation).
+KERNELS=all
 QEMU_VGA=std
 KCMDLINE="vga=0x317"
 MODULES="bochs"
