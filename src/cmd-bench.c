@@ -65,8 +65,9 @@ static void print_advice(const char *name, const struct fb_bench_advice *adv)
 {
 	if (!adv || !adv->n)
 		return;
-	printf("  advice for a program drawing on %s (x RAM: against the fastest RAM strategy):\n",
-	       name);
+	print_line_escaped(
+		"  advice for a program drawing on %s (x RAM: against the fastest RAM strategy):",
+		name);
 	for (size_t i = 0; i < adv->n; i++)
 		printf("    %-9s %-11s %5.2fx  %s\n", adv->ops[i].op,
 		       adv->ops[i].strategy, adv->ops[i].ratio, adv->ops[i].reason);
@@ -78,9 +79,10 @@ static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_ma
 			const struct fb_bench_snaps *snaps,
 			const struct fb_bench_advice *adv)
 {
-	printf("%s: %s %ux%u, %u bpp, stride %zu, %s\n", dev->name, dev->fmt.name,
-	       dev->vis.width, dev->vis.height, m->hw.var.bits_per_pixel, dev->vis.stride,
-	       dev->use_rw ? "pread/pwrite (mmap refused)" : "mapped");
+	print_line_escaped("%s: %s %ux%u, %u bpp, stride %zu, %s", dev->name,
+			   dev->fmt.name, dev->vis.width, dev->vis.height,
+			   m->hw.var.bits_per_pixel, dev->vis.stride,
+			   dev->use_rw ? "pread/pwrite (mmap refused)" : "mapped");
 	if (quick)
 		printf("(--quick: single passes; the timings are indicative only)\n");
 	printf("  %-9s %-11s %10s %19s %9s %9s %10s %6s %8s %s\n", "OP", "STRATEGY",

@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "nodemgr.h"
 #include "rules.h"
+#include "strutil.h"
 
 static void coldplug_help(void)
 {
@@ -48,8 +49,8 @@ static int do_coldplug(int argc, char *argv[])
 		/* A rules file to fix is a usage error; nothing was changed. */
 		ret = r == -EINVAL ? FB_EXIT_USAGE : FB_EXIT_ERROR;
 	} else if (o.check_config) {
-		printf("%s: %zu rule%s, no errors\n", o.config, rules.n,
-		       rules.n == 1 ? "" : "s");
+		print_line_escaped("%s: %zu rule%s, no errors", o.config, rules.n,
+				   rules.n == 1 ? "" : "s");
 		ret = FB_EXIT_OK;
 	} else {
 		/* An error outranks a failed validation. */

@@ -10,6 +10,8 @@
 #include "doctor.h"
 #include "json-util.h"
 #include "log.h"
+#include "macro.h"
+#include "strutil.h"
 
 static void doctor_usage(void)
 {
@@ -106,12 +108,21 @@ static void print_text(const struct doctor_report *rep)
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct doctor_finding *f = &rep->findings[i];
 
-		printf("%-8s %-8s %-14s %s\n", doctor_verdict_name(f->verdict),
-		       f->subject, f->check, f->summary);
-		for (size_t j = 0; j < f->n_evidence; j++)
-			printf("         evidence: %s\n", f->evidence[j]);
-		for (size_t j = 0; j < f->n_fixes; j++)
-			printf("         fix: %s\n", f->fixes[j]);
+		/* summaries, evidence and fixes quote sysfs, EDIDs and /proc */
+		_cleanup_free_ char *subject = str_escape_text(f->subject);
+
+		printf("%-8s %-8s %-14s ", doctor_verdict_name(f->verdict),
+		       subject ? subject : "?", f->check);
+		fputs_escaped(f->summary, stdout);
+		for (size_t j = 0; j < f->n_evidence; j++) {
+			fputs("\n         evidence: ", stdout);
+			fputs_escaped(f->evidence[j], stdout);
+		}
+		for (size_t j = 0; j < f->n_fixes; j++) {
+			fputs("\n         fix: ", stdout);
+			fputs_escaped(f->fixes[j], stdout);
+		}
+		putchar('\n');
 	}
 }
 

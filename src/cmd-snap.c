@@ -15,6 +15,7 @@
 #include "png-backend.h"
 #include "snap.h"
 #include "stop-signals.h"
+#include "strutil.h"
 
 static void snap_usage(void)
 {
@@ -86,7 +87,7 @@ static int snap_one(const struct fb_device *dev, const char *devdir, const char 
 		return log_errno(r, "%s: cannot write %s: %m", dev->name,
 				 strcmp(path, "-") ? path : "stdout");
 	if (strcmp(path, "-") != 0)
-		printf("%s: %ux%u %s -> %s\n", dev->name, w, h, fmt, path);
+		print_line_escaped("%s: %ux%u %s -> %s", dev->name, w, h, fmt, path);
 	return 0;
 }
 
