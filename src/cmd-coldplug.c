@@ -18,7 +18,7 @@ static void coldplug_help(void)
 	       "Options:\n"
 	       "  --dev DIR        manage nodes under DIR (default /dev)\n"
 	       "  --config FILE    rules file (default " FB_RULES_DEFAULT_FILE ")\n"
-	       "  --dry-run        print mknod/chown/chmod/ln/rm lines, change nothing\n"
+	       "  -n, --dry-run    print mknod/chown/chmod/ln/rm lines, change nothing\n"
 	       "  --check-config   check the rules file and exit: 0 good, 2 bad\n"
 	       "  --load-modules   load display drivers for devices without a driver\n"
 	       "  --settle SECS    after loading, wait up to SECS for the graphics\n"

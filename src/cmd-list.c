@@ -130,7 +130,7 @@ static int parse_columns(struct list_ctl *ctl, const char *arg)
 		int col = column_by_name(p, len);
 
 		if (col < 0) {
-			ERR("unknown column: %.*s", (int)len, p);
+			ERR("unknown column \"%.*s\"", (int)len, p);
 			return -EINVAL;
 		}
 		if (ctl->ncolumns >= ARRAY_SIZE(ctl->columns)) {
@@ -578,7 +578,7 @@ static int list_parse_args(int argc, char *argv[], struct list_ctl *ctl)
 		case 'x':
 			ctl->sort = column_by_name(optarg, strlen(optarg));
 			if (ctl->sort < 0) {
-				ERR("--sort: unknown column: %s", optarg);
+				ERR("--sort: unknown column \"%s\"", optarg);
 				return -EINVAL;
 			}
 			break;

@@ -105,11 +105,13 @@ int nodemgr_parse_args(int argc, char *argv[], bool coldplug, struct nodemgr_opt
 	int c;
 
 	nodemgr_opts_init(o);
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "nh", options, NULL)) != -1) {
 		if (c == 'h') {
 			o->help = true;
 			return 0;
 		}
+		if (c == 'n')
+			c = NODEMGR_OPT_DRY_RUN;
 		if (c == '?')
 			return -EINVAL; /* getopt_long said why */
 		if (!coldplug && !is_hotplug_option(c)) {
