@@ -50,10 +50,10 @@ static void bench_help(void)
 	       "and why.\n"
 	       "\n"
 	       "Exit status: 0 ok, 1 error or device removed, 2 usage, 3 validation failed,\n"
-	       "128+N stopped by signal N (SIGHUP 129, SIGINT 130, SIGTERM 143, ...); the\n"
-	       "screen is restored first in every case but a removed device.  A --snap DIR\n"
-	       "that is not a writable directory is exit 1 before anything is drawn; so is\n"
-	       "a snapshot that could not be written, at the end.\n");
+	       "4 no such device, 128+N stopped by signal N (SIGHUP 129, SIGINT 130,\n"
+	       "SIGTERM 143, ...); the screen is restored first in every case but a removed\n"
+	       "device.  A --snap DIR that is not a writable directory is exit 1 before\n"
+	       "anything is drawn; so is a snapshot that could not be written, at the end.\n");
 }
 
 static double mb(double bytes_per_second)
@@ -368,7 +368,7 @@ static int bench_parse_args(int argc, char *argv[], struct bench_cli *cli)
 
 /* What the devices came to, for the exit code. */
 struct bench_outcome {
-	bool error, invalid, unrestored;
+	bool error, invalid, unrestored, unknown;
 };
 
 /* Benchmark one device and print its report (or add it to fbs). */
@@ -481,6 +481,8 @@ static int bench_exit_code(const struct bench_outcome *out)
 	}
 	if (out->error)
 		return FB_EXIT_ERROR;
+	if (out->unknown)
+		return FB_EXIT_NO_DEVICE;
 	return out->invalid ? FB_EXIT_VALIDATION : FB_EXIT_OK;
 }
 
@@ -514,10 +516,12 @@ static int bench_main(int argc, char *argv[])
 	if (fb_cmd_scan(&list, FB_SCAN_NODE, false) < 0)
 		goto finish;
 	r = fb_cmd_select(&list, argc - optind, argv + optind, &targets, &n_targets);
-	out.error = r < 0;
+	out.error = r < 0 && r != -ENODEV;
+	out.unknown = r == -ENODEV;
 	if (r == -ENOMEM)
 		goto finish;
 	if (!n_targets) {
+		rc = out.unknown ? FB_EXIT_NO_DEVICE : FB_EXIT_ERROR;
 		if (optind == argc)
 			ERR("no framebuffer to benchmark: /sys/class/graphics has no fbN device");
 		if (cli.json)

@@ -21,7 +21,8 @@ static void doctor_usage(void)
 	       "what is wrong, the evidence, and the fix: why there is no /dev/fb0, a\n"
 	       "firmware framebuffer whose native driver is not loaded, a missing node,\n"
 	       "a node you cannot open, fbcon, holders, and connectors without a monitor.\n"
-	       "Exit status 0 when nothing is wrong, 1 when something is.\n"
+	       "Exit status 0 when nothing is wrong, 1 when something is, 4 when the\n"
+	       "device named does not exist.\n"
 	       "\n"
 	       "Options:\n"
 	       "  -J, --json        JSON output\n"
@@ -185,8 +186,10 @@ static int do_doctor(int argc, char *argv[])
 	r = fb_cmd_scan_drm(&drm, DRM_SCAN_ALL);
 	if (r < 0)
 		goto finish;
-	if (optind < argc && doctor_subject(argv[optind], &fbs, &drm, &cli.o.only) < 0)
+	if (optind < argc && doctor_subject(argv[optind], &fbs, &drm, &cli.o.only) < 0) {
+		ret = FB_EXIT_NO_DEVICE;
 		goto finish;
+	}
 	r = doctor_run(&cli.o, &fbs, &drm, &rep);
 	if (r < 0) {
 		log_errno(r, "doctor: %m");

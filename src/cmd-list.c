@@ -633,7 +633,7 @@ static int do_list(int argc, char *argv[])
 	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !ctl.json && !ctl.drm && optind == argc) < 0)
 		return FB_EXIT_ERROR;
 	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);
-	ret = fb_exit_code(r);
+	ret = fb_select_exit_code(r);
 	if (r == -ENOMEM)
 		goto finish;
 	r = needs_drm(&ctl) ? fb_cmd_scan_drm(&drm, DRM_SCAN_ALL) : 0;

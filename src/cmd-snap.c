@@ -30,8 +30,9 @@ static void snap_usage(void)
 	       "      --dev DIR     device directory (default /dev)\n"
 	       "  -h, --help        show this help\n"
 	       "\n"
-	       "Exit status: 0 ok, 1 error, 2 usage, 128+N stopped by signal N (SIGHUP 129,\n"
-	       "SIGINT 130, SIGTERM 143, ...), with no file left half-written.\n");
+	       "Exit status: 0 ok, 1 error, 2 usage, 4 no such device, 128+N stopped by\n"
+	       "signal N (SIGHUP 129, SIGINT 130, SIGTERM 143, ...), with no file left\n"
+	       "half-written.\n");
 }
 
 static void default_name(char *buf, size_t len, const char *dir, const char *fbname)
@@ -137,7 +138,7 @@ static int do_snap(int argc, char *argv[])
 		return FB_EXIT_ERROR;
 	/* --all: every device into DIR; else the one DEVICE, into FILE.png. */
 	r = fb_cmd_select(&list, all ? 0 : 1, argv + optind, &sel, &nsel);
-	ret = fb_exit_code(r);
+	ret = fb_select_exit_code(r);
 	/* A stop signal ends it with no half-written file, 128 + N. */
 	fb_stop_signals_catch();
 	for (size_t i = 0; i < nsel && !fb_stop_signal; i++) {

@@ -74,6 +74,11 @@ int fb_exit_code(int r)
 	return r < 0 ? FB_EXIT_ERROR : FB_EXIT_OK;
 }
 
+int fb_select_exit_code(int r)
+{
+	return r == -ENODEV ? FB_EXIT_NO_DEVICE : fb_exit_code(r);
+}
+
 int fb_cmd_check_devdir(const char *dir)
 {
 	struct stat st;

@@ -12,6 +12,7 @@ enum {
 	FB_EXIT_ERROR = 1,
 	FB_EXIT_USAGE = 2,
 	FB_EXIT_VALIDATION = 3,
+	FB_EXIT_NO_DEVICE = 4, /* a device named does not exist */
 };
 
 struct fb_cmd {
@@ -42,6 +43,9 @@ struct drm_list;
 int fb_usage_error(const char *cmd);
 /* FB_EXIT_ERROR for a -errno, else FB_EXIT_OK. */
 int fb_exit_code(int r);
+/* The same for fb_cmd_select()'s result: -ENODEV (a DEVICE named none)
+ * is FB_EXIT_NO_DEVICE. */
+int fb_select_exit_code(int r);
 /* fb_device_scan(), saying once why the class could not be read, and
  * with say_empty that it is empty (info level).  0 or -errno (reported). */
 int fb_cmd_scan(struct fb_device_list *list, unsigned what, bool say_empty);

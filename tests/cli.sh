@@ -54,9 +54,9 @@ expect 2 "" "fbclassctl: unknown column \"BOGUS\"" -- list -o NAME,BOGUS
 expect 2 "" "fbclassctl: unknown column \" RES\"" -- list -o "NAME, RES"
 expect 2 "" "fbclassctl: --sort: unknown column \"NO PE\"" -- list -x "NO PE"
 # Global options before or after the command; bench's -q stays --quick.
-expect 1 "" "fbclassctl: fb9: no such framebuffer or DRM card" -- doctor -v fb9 --dev "$work"
-expect 1 "" "fbclassctl: fb9: no such framebuffer or DRM card" -- doctor fb9 -q --dev "$work"
-expect 1 "" "fbclassctl: fb9: no such framebuffer or DRM card" -- doctor fb9 --verbose --dev "$work"
+expect 4 "" "fbclassctl: fb9: no such framebuffer or DRM card" -- doctor -v fb9 --dev "$work"
+expect 4 "" "fbclassctl: fb9: no such framebuffer or DRM card" -- doctor fb9 -q --dev "$work"
+expect 4 "" "fbclassctl: fb9: no such framebuffer or DRM card" -- doctor fb9 --verbose --dev "$work"
 expect 2 "" "fbclassctl: unrecognized option '--bogus'" -- list --quiet --bogus
 expect 0 "Usage: fbclassctl bench" "" -- bench -q --help
 # --quiet silences a warning given after the command as before it.
@@ -76,7 +76,12 @@ expect 0 "" "" -- hotplug -n --dev "$work" --config "$work/empty.conf"
 expect 2 "" "mutually exclusive" -- list -J -P
 expect 2 "" "mutually exclusive" -- list -r -P
 expect 2 "" "mutually exclusive" -- info -J --fbset
-expect 1 "" "fb0: no such framebuffer" -- list fb0
+expect 4 "" "fb0: no such framebuffer" -- list fb0
+# An unknown device has its own exit status, 4, in every command that
+# takes DEVICE; 1 stays "problems found" (doctor) or an error.
+for cmd in list info doctor holders bench snap unload; do
+	expect 4 "" "fb9: no such framebuffer" -- $cmd fb9 --dev "$work"
+done
 # A --dev that is a file is a usage error, in every command that takes one.
 for cmd in list info holders bench snap doctor coldplug hotplug daemon "unload fb0"; do
 	# shellcheck disable=SC2086
