@@ -148,6 +148,15 @@ static void append(struct doctor_ctx *c, char ***v, size_t *n, const char *fmt, 
 
 /* Every cause of an empty graphics class that can be read, as evidence
  * and fix.  True when one was found. */
+/* The first card whose device has a driver bound, or NULL. */
+static const struct drm_card *first_bound_card(const struct drm_list *drm)
+{
+	for (size_t i = 0; i < drm->n; i++)
+		if (drm->cards[i].n_parents && drm->cards[i].parents[0].driver)
+			return &drm->cards[i];
+	return NULL;
+}
+
 static bool causes_of_no_fb(struct doctor_ctx *c, struct doctor_finding *f)
 {
 	static const struct {
@@ -196,10 +205,20 @@ static bool causes_of_no_fb(struct doctor_ctx *c, struct doctor_finding *f)
 	}
 	if (c->cmdline &&
 	    kernel_cmdline_value(c->cmdline, "nomodeset", value, sizeof(value))) {
-		EVIDENCE(c, f,
-			 "nomodeset on the kernel command line: DRM drivers do not bind");
-		FIX(c, f, "boot without nomodeset");
-		found = true;
+		const struct drm_card *bound = first_bound_card(c->drm);
+
+		/* the evidence agrees with what was read: a card with a driver
+		 * is one nomodeset did not stop */
+		if (bound) {
+			EVIDENCE(c, f,
+				 "nomodeset on the kernel command line, but %s is driven by %s: not the cause",
+				 bound->name, bound->parents[0].driver);
+		} else {
+			EVIDENCE(c, f,
+				 "nomodeset on the kernel command line: DRM drivers do not bind");
+			FIX(c, f, "boot without nomodeset");
+			found = true;
+		}
 	}
 	if (c->cmdline &&
 	    kernel_cmdline_value(c->cmdline, "video", value, sizeof(value))) {
