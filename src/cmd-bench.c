@@ -58,10 +58,10 @@ static void bench_help(void)
 	       "and why.\n"
 	       "\n"
 	       "Exit status: 0 ok, 1 error or device removed, 2 usage, 3 validation failed,\n"
-	       "128+N stopped by signal N (SIGHUP 129, SIGINT 130, SIGTERM 143, ...); the\n"
-	       "screen is restored first in every case but a removed device.  A --snap DIR\n"
-	       "that is not a writable directory is exit 1 before anything is drawn; so is\n"
-	       "a snapshot that could not be written, at the end.\n");
+	       "4 no such device, 128+N stopped by signal N (SIGHUP 129, SIGINT 130,\n"
+	       "SIGTERM 143, ...); the screen is restored first in every case but a removed\n"
+	       "device.  A --snap DIR that is not a writable directory is exit 1 before\n"
+	       "anything is drawn; so is a snapshot that could not be written, at the end.\n");
 }
 
 static double mb(double bytes_per_second)
@@ -73,8 +73,9 @@ static void print_advice(const char *name, const struct fb_bench_advice *adv)
 {
 	if (!adv || !adv->n)
 		return;
-	printf("  advice for a program drawing on %s (x RAM: against the fastest RAM strategy):\n",
-	       name);
+	print_line_escaped(
+		"  advice for a program drawing on %s (x RAM: against the fastest RAM strategy):",
+		name);
 	for (size_t i = 0; i < adv->n; i++)
 		printf("    %-9s %-11s %5.2fx  %s\n", adv->ops[i].op,
 		       adv->ops[i].strategy, adv->ops[i].ratio, adv->ops[i].reason);
@@ -86,9 +87,10 @@ static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_ma
 			const struct fb_bench_snaps *snaps,
 			const struct fb_bench_advice *adv)
 {
-	printf("%s: %s %ux%u, %u bpp, stride %zu, %s\n", dev->name, dev->fmt.name,
-	       dev->vis.width, dev->vis.height, m->hw.var.bits_per_pixel, dev->vis.stride,
-	       dev->use_rw ? "pread/pwrite (mmap refused)" : "mapped");
+	print_line_escaped("%s: %s %ux%u, %u bpp, stride %zu, %s", dev->name,
+			   dev->fmt.name, dev->vis.width, dev->vis.height,
+			   m->hw.var.bits_per_pixel, dev->vis.stride,
+			   dev->use_rw ? "pread/pwrite (mmap refused)" : "mapped");
 	if (quick)
 		printf("(--quick: single passes; the timings are indicative only)\n");
 	printf("  %-9s %-11s %10s %19s %9s %9s %10s %6s %10s %8s %s\n", "OP", "STRATEGY",
@@ -402,7 +404,7 @@ static int bench_parse_args(int argc, char *argv[], struct bench_cli *cli)
 
 /* What the devices came to, for the exit code. */
 struct bench_outcome {
-	bool error, invalid, unrestored, refused;
+	bool error, invalid, unrestored, refused, unknown;
 };
 
 /* Benchmark one device and print its report (or add it to fbs). */
@@ -520,6 +522,8 @@ static int bench_exit_code(const struct bench_outcome *out)
 		return FB_EXIT_ERROR;
 	if (out->refused)
 		return FB_EXIT_USAGE;
+	if (out->unknown)
+		return FB_EXIT_NO_DEVICE;
 	return out->invalid ? FB_EXIT_VALIDATION : FB_EXIT_OK;
 }
 
@@ -553,10 +557,12 @@ static int bench_main(int argc, char *argv[])
 	if (fb_cmd_scan(&list, FB_SCAN_NODE, false) < 0)
 		goto finish;
 	r = fb_cmd_select(&list, argc - optind, argv + optind, &targets, &n_targets);
-	out.error = r < 0;
+	out.error = r < 0 && r != -ENODEV;
+	out.unknown = r == -ENODEV;
 	if (r == -ENOMEM)
 		goto finish;
 	if (!n_targets) {
+		rc = out.unknown ? FB_EXIT_NO_DEVICE : FB_EXIT_ERROR;
 		if (optind == argc)
 			ERR("no framebuffer to benchmark: /sys/class/graphics has no fbN device");
 		if (cli.json)

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "nodemgr.h"
 #include "rules.h"
+#include "strutil.h"
 
 static void coldplug_help(void)
 {
@@ -18,7 +19,7 @@ static void coldplug_help(void)
 	       "Options:\n"
 	       "  --dev DIR        manage nodes under DIR (default /dev)\n"
 	       "  --config FILE    rules file (default " FB_RULES_DEFAULT_FILE ")\n"
-	       "  --dry-run        print mknod/chown/chmod/ln/rm lines, change nothing\n"
+	       "  -n, --dry-run    print mknod/chown/chmod/ln/rm lines, change nothing\n"
 	       "  --check-config   check the rules file and exit: 0 good, 2 bad\n"
 	       "  --load-modules   load display drivers for devices without a driver\n"
 	       "  --settle SECS    after loading, wait up to SECS for the graphics\n"
@@ -50,8 +51,8 @@ static int do_coldplug(int argc, char *argv[])
 		/* A rules file to fix is a usage error; nothing was changed. */
 		ret = fb_exit_code_usage(r);
 	} else if (o.check_config) {
-		printf("%s: %zu rule%s, no errors\n", o.config, rules.n,
-		       rules.n == 1 ? "" : "s");
+		print_line_escaped("%s: %zu rule%s, no errors", o.config, rules.n,
+				   rules.n == 1 ? "" : "s");
 		ret = FB_EXIT_OK;
 	} else {
 		/* An error outranks a failed validation. */

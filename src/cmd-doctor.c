@@ -10,7 +10,9 @@
 #include "doctor.h"
 #include "jsonout.h"
 #include "log.h"
+#include "macro.h"
 #include "nodes.h"
+#include "strutil.h"
 
 static void doctor_usage(void)
 {
@@ -20,7 +22,8 @@ static void doctor_usage(void)
 	       "what is wrong, the evidence, and the fix: why there is no /dev/fb0, a\n"
 	       "firmware framebuffer whose native driver is not loaded, a missing node,\n"
 	       "a node you cannot open, fbcon, holders, and connectors without a monitor.\n"
-	       "Exit status 0 when nothing is wrong, 1 when something is.\n"
+	       "Exit status 0 when nothing is wrong, 1 when something is, 4 when the\n"
+	       "device named does not exist.\n"
 	       "\n"
 	       "Options:\n"
 	       "  -J, --json        JSON output\n"
@@ -107,12 +110,21 @@ static void print_text(const struct doctor_report *rep)
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct doctor_finding *f = &rep->findings[i];
 
-		printf("%-8s %-8s %-14s %s\n", doctor_verdict_name(f->verdict),
-		       f->subject, f->check, f->summary);
-		for (size_t j = 0; j < f->n_evidence; j++)
-			printf("         evidence: %s\n", f->evidence[j]);
-		for (size_t j = 0; j < f->n_fixes; j++)
-			printf("         fix: %s\n", f->fixes[j]);
+		/* summaries, evidence and fixes quote sysfs, EDIDs and /proc */
+		_cleanup_free_ char *subject = str_escape_text(f->subject);
+
+		printf("%-8s %-8s %-14s ", doctor_verdict_name(f->verdict),
+		       subject ? subject : "?", f->check);
+		fputs_escaped(f->summary, stdout);
+		for (size_t j = 0; j < f->n_evidence; j++) {
+			fputs("\n         evidence: ", stdout);
+			fputs_escaped(f->evidence[j], stdout);
+		}
+		for (size_t j = 0; j < f->n_fixes; j++) {
+			fputs("\n         fix: ", stdout);
+			fputs_escaped(f->fixes[j], stdout);
+		}
+		putchar('\n');
 	}
 }
 
@@ -175,8 +187,10 @@ static int do_doctor(int argc, char *argv[])
 	r = fb_cmd_scan_drm(&drm, DRM_SCAN_ALL);
 	if (r < 0)
 		goto finish;
-	if (optind < argc && doctor_subject(argv[optind], &fbs, &drm, &cli.o.only) < 0)
+	if (optind < argc && doctor_subject(argv[optind], &fbs, &drm, &cli.o.only) < 0) {
+		ret = FB_EXIT_NO_DEVICE;
 		goto finish;
+	}
 	r = doctor_run(&cli.o, &fbs, &drm, &rep);
 	if (r < 0) {
 		log_errno(r, "doctor: %m");

@@ -15,6 +15,7 @@
 #include "log.h"
 #include "nodes.h"
 #include "macro.h"
+#include "strutil.h"
 #include "view.h"
 
 static void holders_usage(void)
@@ -65,9 +66,14 @@ static void print_holders_of(const struct fb_holder_list *hl, size_t t)
 	for (size_t i = 0; i < hl->n; i++) {
 		const struct fb_holder *h = &hl->holders[i];
 
-		if (h->target == t)
-			printf("    pid %-7d %-16s %s\n", (int)h->pid, h->comm,
-			       fb_holder_describe(h, how, sizeof(how)));
+		if (h->target != t)
+			continue;
+		/* any user names a process: comm is escaped */
+		_cleanup_free_ char *comm = str_escape_text(h->comm);
+
+		printf("    pid %-7d %-16s ", (int)h->pid, comm ? comm : "?");
+		fputs_escaped(fb_holder_describe(h, how, sizeof(how)), stdout);
+		putchar('\n');
 	}
 }
 
@@ -103,19 +109,21 @@ static void print_human(const struct fb_device *dev, size_t t,
 {
 	size_t n = fb_holders_count(hl, t);
 
-	printf("%s (%u:%u): ", dev->name, major(dev->devnum), minor(dev->devnum));
+	fputs_escaped(dev->name, stdout);
+	printf(" (%u:%u): ", major(dev->devnum), minor(dev->devnum));
 	if (!n && !k->fbcon) {
 		printf("no holders\n");
 		return;
 	}
 	printf("%zu process%s%s\n", n, n == 1 ? "" : "es", k->fbcon ? ", fbcon" : "");
 	print_holders_of(hl, t);
+	_cleanup_free_ char *vtcon = str_escape_text(st->vtcon);
 	if (k->fbcon && !k->map_error)
 		printf("    kernel      %-16s %s bound, consoles %u-%u\n", "fbcon",
-		       st->vtcon, k->first, k->last);
+		       vtcon ? vtcon : "?", k->first, k->last);
 	else if (k->fbcon)
 		printf("    kernel      %-16s %s bound, console map unknown (%s)\n",
-		       "fbcon", st->vtcon, strerror(-k->map_error));
+		       "fbcon", vtcon ? vtcon : "?", strerror(-k->map_error));
 }
 
 static struct json_object *json_device(const struct fb_device *dev, size_t t,
@@ -274,8 +282,9 @@ static void print_card(const struct holders_sel *s, size_t i,
 
 		if (render && !c->render)
 			break;
-		printf("%s%s (%u:%u): ", render ? "  " : "", render ? c->render : c->name,
-		       major(rdev), minor(rdev));
+		fputs(render ? "  " : "", stdout);
+		fputs_escaped(render ? c->render : c->name, stdout);
+		printf(" (%u:%u): ", major(rdev), minor(rdev));
 		if (n)
 			printf("%zu process%s\n", n, n == 1 ? "" : "es");
 		else
@@ -286,9 +295,11 @@ static void print_card(const struct holders_sel *s, size_t i,
 		printf("  DRM master: cannot tell (/sys/kernel/debug/dri/%u/clients: %s%s)\n",
 		       minor(c->devnum), strerror(-r),
 		       r == -ENOENT ? "; debugfs mounted, as root, tells" : "");
-	else if (master.pid)
-		printf("  DRM master: pid %d (%s)\n", (int)master.pid, master.command);
-	else
+	else if (master.pid) {
+		printf("  DRM master: pid %d (", (int)master.pid);
+		fputs_escaped(master.command, stdout);
+		puts(")");
+	} else
 		printf("  DRM master: none\n");
 }
 
@@ -433,7 +444,7 @@ static int do_holders(int argc, char *argv[])
 			r = fb_cmd_scan_drm(&drm, DRM_SCAN_ALL);
 	if (r == 0)
 		r = holders_select(argc - optind, argv + optind, &list, &drm, &sel);
-	ret = fb_exit_code(r);
+	ret = fb_select_exit_code(r);
 	if (r != -ENOMEM && (holders_scan(&o, &sel, &hl, &st) < 0 ||
 			     holders_print(&o, &sel, &hl, &st) < 0))
 		ret = FB_EXIT_ERROR;

@@ -23,7 +23,7 @@ static void hotplug_help(void)
 	       "Options:\n"
 	       "  --dev DIR        manage nodes under DIR (default /dev)\n"
 	       "  --config FILE    rules file (default " FB_RULES_DEFAULT_FILE ")\n"
-	       "  --dry-run        print what would be done, change nothing\n"
+	       "  -n, --dry-run    print what would be done, change nothing\n"
 	       "  --full-scan      read sysfs through the library, as list does\n"
 	       "  -h, --help       show this help\n");
 }

@@ -30,10 +30,15 @@ static void kv(const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(value, sizeof(value), fmt, ap);
 	va_end(ap);
-	if (*value)
-		printf("    %-*s %s\n", KEYW, key, value);
+	/* keys name sysfs files, values quote sysfs, EDIDs and /proc */
+	_cleanup_free_ char *ekey = str_escape_text(key),
+			    *evalue = str_escape_text(value);
+	if (!ekey || !evalue)
+		return;
+	if (*evalue)
+		printf("    %-*s %s\n", KEYW, ekey, evalue);
 	else
-		printf("    %s\n", key);
+		printf("    %s\n", ekey);
 }
 
 /* A value that may hold several lines ("modes") or raw bytes. */
@@ -188,8 +193,8 @@ static void print_fields(const void *base, const struct screeninfo_field *fields
 
 static void info_human_device(const struct fb_device *d)
 {
-	printf("%s\n", d->name);
-	printf("  device:\n");
+	fputs_escaped(d->name, stdout);
+	printf("\n  device:\n");
 	kv("name", "%s", d->name);
 	kv("devnum", "%u:%u", major(d->devnum), minor(d->devnum));
 	kv("devname", "%s", d->devname);
@@ -204,7 +209,9 @@ static void info_human_device(const struct fb_device *d)
 	for (size_t i = 0; i < d->n_parents; i++) {
 		const struct fb_parent *p = &d->parents[i];
 
-		printf("    [%zu] %s\n", i, p->sysname);
+		printf("    [%zu] ", i);
+		fputs_escaped(p->sysname, stdout);
+		putchar('\n');
 		kv("  syspath", "%s", p->syspath);
 		kv("  subsystem", "%s", p->subsystem ? p->subsystem : "");
 		kv("  driver", "%s", p->driver ? p->driver : "");
@@ -723,7 +730,7 @@ static int do_info(int argc, char *argv[])
 	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !o.json && optind == argc) < 0)
 		return FB_EXIT_ERROR;
 	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);
-	ret = fb_exit_code(r);
+	ret = fb_select_exit_code(r);
 	if (r == -ENOMEM)
 		goto finish;
 	/* --fbset prints modes only; the others show the display too */

@@ -135,7 +135,7 @@ static int parse_columns(struct list_ctl *ctl, const char *arg)
 		int col = column_by_name(p, len);
 
 		if (col < 0) {
-			ERR("unknown column: %.*s", (int)len, p);
+			ERR("unknown column \"%.*s\"", (int)len, p);
 			return -EINVAL;
 		}
 		if (ctl->ncolumns >= ARRAY_SIZE(ctl->columns)) {
@@ -596,7 +596,7 @@ static int list_parse_args(int argc, char *argv[], struct list_ctl *ctl)
 		case 'x':
 			ctl->sort = column_by_name(optarg, strlen(optarg));
 			if (ctl->sort < 0) {
-				ERR("--sort: unknown column: %s", optarg);
+				ERR("--sort: unknown column \"%s\"", optarg);
 				return -EINVAL;
 			}
 			break;
@@ -651,7 +651,7 @@ static int do_list(int argc, char *argv[])
 	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !ctl.json && !ctl.drm && optind == argc) < 0)
 		return FB_EXIT_ERROR;
 	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);
-	ret = fb_exit_code(r);
+	ret = fb_select_exit_code(r);
 	if (r == -ENOMEM)
 		goto finish;
 	r = needs_drm(&ctl) ? fb_cmd_scan_drm(&drm, DRM_SCAN_ALL) : 0;

@@ -18,6 +18,7 @@
 #include "log.h"
 #include "macro.h"
 #include "stop-signals.h"
+#include "strutil.h"
 #include "uevent-monitor.h"
 
 struct monitor_line {
@@ -112,18 +113,21 @@ static const char *or_dash(const char *s)
 static void print_text(const struct monitor_line *l)
 {
 	bool drm = streq_ptr(l->subsystem, "drm");
+	char res[32] = "";
 
-	printf("%s %s %s %s", or_dash(l->action), or_dash(l->name), or_dash(l->devnum),
-	       or_dash(l->driver));
+	/* every field is a uevent's text: escaped with the line */
 	if (drm) {
-		printf(" %s %s%s\n", or_dash(l->status), or_dash(l->connected),
-		       l->hotplug ? " HOTPLUG" : "");
+		print_line_escaped("%s %s %s %s %s %s%s", or_dash(l->action),
+				   or_dash(l->name), or_dash(l->devnum),
+				   or_dash(l->driver), or_dash(l->status),
+				   or_dash(l->connected), l->hotplug ? " HOTPLUG" : "");
 		return;
 	}
-	printf(" %s", or_dash(l->format));
 	if (l->xres)
-		printf(" %ux%u", l->xres, l->yres);
-	printf("\n");
+		snprintf(res, sizeof(res), " %ux%u", l->xres, l->yres);
+	print_line_escaped("%s %s %s %s %s%s", or_dash(l->action), or_dash(l->name),
+			   or_dash(l->devnum), or_dash(l->driver), or_dash(l->format),
+			   res);
 }
 
 static void print_json(const struct monitor_line *l)

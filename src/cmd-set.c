@@ -466,7 +466,7 @@ static int do_set(int argc, char *argv[])
 		o.req.mode = &mode;
 	if (fb_cmd_scan(&list, FB_SCAN_NODE, false) < 0)
 		return FB_EXIT_ERROR;
-	ret = fb_exit_code(fb_cmd_select(&list, 1, argv + optind, &sel, &nsel));
+	ret = fb_select_exit_code(fb_cmd_select(&list, 1, argv + optind, &sel, &nsel));
 	if (nsel == 1)
 		ret = set_device(&o, &o.req, &mode, spec_only, sel[0]);
 	free(sel);

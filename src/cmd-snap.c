@@ -16,6 +16,7 @@
 #include "png-backend.h"
 #include "snap.h"
 #include "stop-signals.h"
+#include "strutil.h"
 
 static void snap_usage(void)
 {
@@ -30,8 +31,9 @@ static void snap_usage(void)
 	       "      --dev DIR     device directory (default /dev)\n"
 	       "  -h, --help        show this help\n"
 	       "\n"
-	       "Exit status: 0 ok, 1 error, 2 usage, 128+N stopped by signal N (SIGHUP 129,\n"
-	       "SIGINT 130, SIGTERM 143, ...), with no file left half-written.\n");
+	       "Exit status: 0 ok, 1 error, 2 usage, 4 no such device, 128+N stopped by\n"
+	       "signal N (SIGHUP 129, SIGINT 130, SIGTERM 143, ...), with no file left\n"
+	       "half-written.\n");
 }
 
 static void default_name(char *buf, size_t len, const char *dir, const char *fbname)
@@ -87,7 +89,7 @@ static int snap_one(const struct fb_device *dev, const char *devdir, const char 
 		return log_errno(r, "%s: cannot write %s: %m", dev->name,
 				 strcmp(path, "-") ? path : "stdout");
 	if (strcmp(path, "-") != 0)
-		printf("%s: %ux%u %s -> %s\n", dev->name, w, h, fmt, path);
+		print_line_escaped("%s: %ux%u %s -> %s", dev->name, w, h, fmt, path);
 	return 0;
 }
 
@@ -137,7 +139,7 @@ static int do_snap(int argc, char *argv[])
 		return FB_EXIT_ERROR;
 	/* --all: every device into DIR; else the one DEVICE, into FILE.png. */
 	r = fb_cmd_select(&list, all ? 0 : 1, argv + optind, &sel, &nsel);
-	ret = fb_exit_code(r);
+	ret = fb_select_exit_code(r);
 	/* A stop signal ends it with no half-written file, 128 + N. */
 	fb_stop_signals_catch();
 	for (size_t i = 0; i < nsel && !fb_stop_signal; i++) {

@@ -105,7 +105,7 @@ static int do_unload(int argc, char *argv[])
 	if (r == 0)
 		r = fb_cmd_select(&list, 1, &o.device, &sel, &nsel);
 	if (r < 0) {
-		ret = FB_EXIT_ERROR;
+		ret = fb_select_exit_code(r);
 		goto finish;
 	}
 	/* Before anything is done: the links to remove depend on the rules. */

@@ -81,6 +81,11 @@ int fb_exit_code(int r)
 	return r < 0 ? FB_EXIT_ERROR : FB_EXIT_OK;
 }
 
+int fb_select_exit_code(int r)
+{
+	return r == -ENODEV ? FB_EXIT_NO_DEVICE : fb_exit_code(r);
+}
+
 static bool is_hotplug_option(int c)
 {
 	return c == NODEMGR_OPT_DEV || c == NODEMGR_OPT_CONFIG ||
@@ -106,11 +111,13 @@ int fb_cmd_nodemgr_parse_args(int argc, char *argv[], bool coldplug,
 	int c;
 
 	nodemgr_opts_init(o);
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "nh", options, NULL)) != -1) {
 		if (c == 'h') {
 			o->help = true;
 			return 0;
 		}
+		if (c == 'n')
+			c = NODEMGR_OPT_DRY_RUN;
 		if (c == '?')
 			return -EINVAL; /* getopt_long said why */
 		if (!coldplug && !is_hotplug_option(c)) {

@@ -12,6 +12,7 @@ enum {
 	FB_EXIT_ERROR = 1,
 	FB_EXIT_USAGE = 2,
 	FB_EXIT_VALIDATION = 3,
+	FB_EXIT_NO_DEVICE = 4, /* a device named does not exist */
 	FB_EXIT_REFUSED = 5, /* set: the driver refuses the request */
 	FB_EXIT_TIMEOUT = 6, /* wait: the condition did not come */
 };
@@ -53,6 +54,9 @@ int fb_usage_error(const char *cmd);
  * the user's (a rejected uevent, a value sysfs got wrong): exit 1. */
 int fb_exit_code(int r);
 int fb_exit_code_usage(int r);
+/* The same for fb_cmd_select()'s result: -ENODEV (a DEVICE named none)
+ * is FB_EXIT_NO_DEVICE. */
+int fb_select_exit_code(int r);
 /* fb_device_scan(), saying once why the class could not be read, and
  * with say_empty that it is empty (info level).  0 or -errno (reported). */
 int fb_cmd_scan(struct fb_device_list *list, unsigned what, bool say_empty);

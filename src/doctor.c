@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -32,6 +33,8 @@ const char *doctor_verdict_name(enum doctor_verdict v)
 		return "ok";
 	case DOCTOR_INFO:
 		return "info";
+	case DOCTOR_UNKNOWN:
+		return "unknown";
 	case DOCTOR_PROBLEM:
 		break;
 	}
@@ -146,6 +149,15 @@ static void append(struct doctor_ctx *c, char ***v, size_t *n, const char *fmt, 
 
 /* Every cause of an empty graphics class that can be read, as evidence
  * and fix.  True when one was found. */
+/* The first card whose device has a driver bound, or NULL. */
+static const struct drm_card *first_bound_card(const struct drm_list *drm)
+{
+	for (size_t i = 0; i < drm->n; i++)
+		if (drm->cards[i].n_parents && drm->cards[i].parents[0].driver)
+			return &drm->cards[i];
+	return NULL;
+}
+
 static bool causes_of_no_fb(struct doctor_ctx *c, struct doctor_finding *f)
 {
 	static const struct {
@@ -167,9 +179,23 @@ static bool causes_of_no_fb(struct doctor_ctx *c, struct doctor_finding *f)
 		FIX(c, f, "a kernel built with CONFIG_%s=y", options[i].option);
 		found = true;
 	}
-	if (kernel_fbdev_emulation() == 0) {
+	bool emulation_off = kernel_fbdev_emulation() == 0;
+
+	if (emulation_off)
 		EVIDENCE(c, f,
 			 "/sys/module/drm_kms_helper/parameters/fbdev_emulation is off");
+	/* drm_kms_helper may not be loaded (no sysfs parameter): the command
+	 * line says it all the same */
+	if (c->cmdline &&
+	    kernel_cmdline_value(c->cmdline, "drm_kms_helper.fbdev_emulation", value,
+				 sizeof(value)) &&
+	    (strcmp(value, "0") == 0 || strcasecmp(value, "n") == 0)) {
+		EVIDENCE(c, f,
+			 "drm_kms_helper.fbdev_emulation=%s on the kernel command line: DRM drivers provide no framebuffer",
+			 value);
+		emulation_off = true;
+	}
+	if (emulation_off) {
 		FIX(c, f, "boot without drm_kms_helper.fbdev_emulation=0");
 		found = true;
 	}
@@ -180,10 +206,20 @@ static bool causes_of_no_fb(struct doctor_ctx *c, struct doctor_finding *f)
 	}
 	if (c->cmdline &&
 	    kernel_cmdline_value(c->cmdline, "nomodeset", value, sizeof(value))) {
-		EVIDENCE(c, f,
-			 "nomodeset on the kernel command line: DRM drivers do not bind");
-		FIX(c, f, "boot without nomodeset");
-		found = true;
+		const struct drm_card *bound = first_bound_card(c->drm);
+
+		/* the evidence agrees with what was read: a card with a driver
+		 * is one nomodeset did not stop */
+		if (bound) {
+			EVIDENCE(c, f,
+				 "nomodeset on the kernel command line, but %s is driven by %s: not the cause",
+				 bound->name, bound->parents[0].driver);
+		} else {
+			EVIDENCE(c, f,
+				 "nomodeset on the kernel command line: DRM drivers do not bind");
+			FIX(c, f, "boot without nomodeset");
+			found = true;
+		}
 	}
 	if (c->cmdline &&
 	    kernel_cmdline_value(c->cmdline, "video", value, sizeof(value))) {
@@ -361,8 +397,12 @@ static void check_kind(struct doctor_ctx *c, const struct fb_view *v)
 		    "virtual: %s (%s), memory only, no display", id, driver);
 		break;
 	case FB_KIND_FBDEV:
-		add(c, DOCTOR_INFO, "kind", v->dev->name, "fbdev: %s, native driver %s",
-		    id, driver);
+		if (p && p->driver)
+			add(c, DOCTOR_INFO, "kind", v->dev->name,
+			    "fbdev: %s, native driver %s", id, p->driver);
+		else
+			add(c, DOCTOR_INFO, "kind", v->dev->name,
+			    "fbdev: %s, its device has no driver bound", id);
 		break;
 	}
 }
@@ -573,9 +613,18 @@ static void check_holders(struct doctor_ctx *c, const struct fb_view *v)
 		    "%s: cannot scan processes: %s", c->o->proc_dir, strerror(-r));
 		return;
 	}
-	if (!hl.n) {
-		add(c, DOCTOR_OK, "holders", v->dev->name, "no process holds it%s",
-		    hl.n_uninspectable ? " (some could not be inspected)" : "");
+	if (!hl.n && hl.n_uninspectable) {
+		/* not "ok": one of those it could not look into may hold it */
+		f = add(c, DOCTOR_UNKNOWN, "holders", v->dev->name,
+			"cannot tell: %zu of %zu processes could not be inspected",
+			hl.n_uninspectable, hl.n_processes);
+		EVIDENCE(c, f, "none of the %zu inspected holds it",
+			 hl.n_processes - hl.n_uninspectable);
+		EVIDENCE(c, f, "%s/%d/fd: permission denied (the first)", c->o->proc_dir,
+			 (int)hl.first_uninspectable);
+		FIX(c, f, "run fbclassctl doctor as root");
+	} else if (!hl.n) {
+		add(c, DOCTOR_OK, "holders", v->dev->name, "no process holds it");
 	} else {
 		f = add(c, DOCTOR_INFO, "holders", v->dev->name,
 			"%zu process%s hold%s it", hl.n, hl.n == 1 ? "" : "es",
@@ -584,12 +633,16 @@ static void check_holders(struct doctor_ctx *c, const struct fb_view *v)
 			EVIDENCE(c, f, "pid %d (%s): %s", (int)hl.holders[i].pid,
 				 hl.holders[i].comm,
 				 fb_holder_describe(&hl.holders[i], how, sizeof(how)));
+		if (hl.n_uninspectable)
+			EVIDENCE(c, f,
+				 "%zu of %zu processes could not be inspected: there may be more",
+				 hl.n_uninspectable, hl.n_processes);
 	}
 	fb_holder_list_free(&hl);
 }
 
-/* The known kernel bugs (src/kernel-hazards.tab) of this driver on the
- * running kernel. */
+/* The known kernel bugs (src/kernel-hazards.tab, listed in the man page's
+ * KERNEL HAZARDS) of this driver on the running kernel. */
 static void check_hazards(struct doctor_ctx *c, const struct fb_view *v)
 {
 	const struct fb_parent *p = fb_device_parent(v->dev);
@@ -616,8 +669,8 @@ static void check_hazards(struct doctor_ctx *c, const struct fb_view *v)
 	}
 	if (!any)
 		add(c, DOCTOR_OK, "hazards", v->dev->name,
-		    "no known kernel bug of %s on %s (src/kernel-hazards.tab)", p->driver,
-		    *version ? version : "this kernel");
+		    "no known kernel bug of %s on %s (fbclassctl(8), KERNEL HAZARDS)",
+		    p->driver, *version ? version : "this kernel");
 }
 
 /* ---- what is on the screen (src/kms.h) ---- */

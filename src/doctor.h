@@ -19,6 +19,7 @@ enum doctor_verdict {
 	DOCTOR_OK, /* checked, nothing wrong */
 	DOCTOR_INFO, /* worth knowing, not wrong */
 	DOCTOR_PROBLEM, /* something is wrong: the exit status is 1 */
+	DOCTOR_UNKNOWN, /* could not be checked (not root): the answer is not known */
 };
 
 struct doctor_finding {

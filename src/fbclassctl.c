@@ -42,7 +42,7 @@ static void usage(FILE *out)
 		     "\n"
 		     "Inspect, manage and benchmark Linux framebuffer devices.\n"
 		     "\n"
-		     "Options:\n"
+		     "Options (before or after the command):\n"
 		     "  -v, --verbose   more messages (repeat for debug)\n"
 		     "  -q, --quiet     errors only\n"
 		     "  -h, --help      show this help\n"
@@ -53,6 +53,51 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->help);
 	fprintf(out, "\nRun 'fbclassctl COMMAND --help' for the options of a command.\n"
 		     "See fbclassctl(8).\n");
+}
+
+/* Is arg a global option after the command: --verbose, --quiet, or -v,
+ * -vv, -q...  (bench's -q is its --quick: there only -v counts)? */
+static bool is_global_option(const char *cmd, const char *arg)
+{
+	const char *letters = strcmp(cmd, "bench") == 0 ? "v" : "vq";
+
+	if (strcmp(arg, "--verbose") == 0 || strcmp(arg, "--quiet") == 0)
+		return true;
+	return arg[0] == '-' && arg[1] && strspn(arg + 1, letters) == strlen(arg + 1);
+}
+
+static void apply_global_option(const char *arg)
+{
+	if (strcmp(arg, "--quiet") == 0 || strchr(arg, 'q')) {
+		log_max_priority = LOG_ERR;
+		return;
+	}
+	if (strcmp(arg, "--verbose") == 0)
+		log_max_priority++;
+	else
+		log_max_priority += (int)strlen(arg + 1);
+}
+
+/* Global options after the command (up to "--") are taken out of its
+ * arguments, so that "fbclassctl doctor -v fb0" is "fbclassctl -v doctor
+ * fb0".  Returns the new argc. */
+static int take_global_options(int argc, char *argv[])
+{
+	int n = 1;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < argc)
+				argv[n++] = argv[i++];
+			break;
+		}
+		if (is_global_option(argv[0], argv[i]))
+			apply_global_option(argv[i]);
+		else
+			argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	return n;
 }
 
 int main(int argc, char *argv[])
@@ -71,6 +116,8 @@ int main(int argc, char *argv[])
 	 * categories, which nothing here uses, are not loaded at all. */
 	setlocale(LC_CTYPE, "");
 	setlocale(LC_MESSAGES, "");
+	/* getopt's messages start with argv[0]: the one prefix, not a path */
+	argv[0] = (char *)"fbclassctl";
 	while ((c = getopt_long(argc, argv, "+vqhV", options, NULL)) != -1) {
 		switch (c) {
 		case 'v':
@@ -103,10 +150,13 @@ int main(int argc, char *argv[])
 	const char *name = argv[optind];
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 		if (strcmp(commands[i]->name, name) == 0) {
-			/* The command sees itself as argv[0]; getopt restarts. */
-			int cmd_argc = argc - optind;
+			/* The command sees itself as argv[0] while the global
+			 * options are taken out, then getopt's messages see
+			 * "fbclassctl"; getopt restarts. */
 			char **cmd_argv = argv + optind;
+			int cmd_argc = take_global_options(argc - optind, cmd_argv);
 
+			cmd_argv[0] = (char *)"fbclassctl";
 			optind = 0;
 			return commands[i]->cmd(cmd_argc, cmd_argv);
 		}

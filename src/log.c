@@ -5,6 +5,8 @@
 #include <stdio.h>
 
 #include "log.h"
+#include "macro.h"
+#include "strutil.h"
 
 int log_max_priority = LOG_INFO;
 static bool log_to_syslog;
@@ -16,20 +18,25 @@ void log_set_syslog(bool on)
 	log_to_syslog = on;
 }
 
-/* errno as the caller had it, for %m; stdio and syslog may change it. */
+/* errno as the caller had it, for %m; stdio and syslog may change it.
+ * Messages carry text from outside (sysfs, uevents, /proc, rules files,
+ * file names): escaped here, where every message is printed. */
 static void log_va(int prio, int errnum, const char *fmt, va_list ap)
 {
+	_cleanup_free_ char *raw = NULL, *msg = NULL;
+
 	if (prio > log_max_priority)
 		return;
 	errno = errnum;
+	if (vasprintf(&raw, fmt, ap) < 0)
+		raw = NULL;
+	msg = raw ? str_escape_text(raw) : NULL;
 	if (log_to_syslog) {
-		vsyslog(prio, fmt, ap);
+		syslog(prio, "%s", msg ? msg : "(out of memory formatting a message)");
 		return;
 	}
-	fputs("fbclassctl: ", stderr);
-	errno = errnum;
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "fbclassctl: %s\n",
+		msg ? msg : "(out of memory formatting a message)");
 }
 
 void log_msg(int prio, const char *fmt, ...)

@@ -119,10 +119,11 @@ static int create_node(struct apply_ctx *c, const struct node_entry *e, bool rep
 	shown_path(c, e->name, shown, sizeof(shown));
 	if (dry(c)) {
 		if (replace)
-			printf("rm %s\n", shown);
-		printf("mknod %s c %u %u\n", shown, major(e->devnum), minor(e->devnum));
-		printf("chown %s:%s %s\n", e->own.user, e->own.group, shown);
-		printf("chmod %04o %s\n", (unsigned)e->own.mode, shown);
+			print_line_escaped("rm %s", shown);
+		print_line_escaped("mknod %s c %u %u", shown, major(e->devnum),
+				   minor(e->devnum));
+		print_line_escaped("chown %s:%s %s", e->own.user, e->own.group, shown);
+		print_line_escaped("chmod %04o %s", (unsigned)e->own.mode, shown);
 		return 0;
 	}
 	tmp_name(c, tmp, sizeof(tmp), e->name);
@@ -167,9 +168,10 @@ static int fix_node(struct apply_ctx *c, const struct node_entry *e, const struc
 	shown_path(c, e->name, shown, sizeof(shown));
 	if (dry(c)) {
 		if (!owner_ok)
-			printf("chown %s:%s %s\n", e->own.user, e->own.group, shown);
+			print_line_escaped("chown %s:%s %s", e->own.user, e->own.group,
+					   shown);
 		if (!mode_ok)
-			printf("chmod %04o %s\n", (unsigned)e->own.mode, shown);
+			print_line_escaped("chmod %04o %s", (unsigned)e->own.mode, shown);
 		return 0;
 	}
 	fd = openat(c->dirfd, e->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
@@ -242,8 +244,8 @@ static void announce_missing_dirs(struct apply_ctx *c, const char *rel, size_t o
 
 		snprintf(dir, sizeof(dir), "%.*s", (int)(p - rel), rel);
 		if (!dry_dir_announced(c, dir))
-			printf("mkdir -m 0755 %s\n",
-			       shown_path(c, dir, shown, sizeof(shown)));
+			print_line_escaped("mkdir -m 0755 %s",
+					   shown_path(c, dir, shown, sizeof(shown)));
 	}
 }
 
@@ -388,7 +390,7 @@ static int ensure_link(struct apply_ctx *c, const struct node_link *l)
 	shown_path(c, l->path, shown, sizeof(shown));
 	pfd = parent_dir(c, l->path, true, &base);
 	if (pfd == -ENOENT && dry(c)) {
-		printf("ln -s %s %s\n", l->target, shown);
+		print_line_escaped("ln -s %s %s", l->target, shown);
 		return 0;
 	}
 	if (pfd < 0)
@@ -397,7 +399,7 @@ static int ensure_link(struct apply_ctx *c, const struct node_link *l)
 		if (errno != ENOENT)
 			return log_errno(-errno, "%s: cannot look at link: %m", shown);
 		if (dry(c)) {
-			printf("ln -s %s %s\n", l->target, shown);
+			print_line_escaped("ln -s %s %s", l->target, shown);
 			return 0;
 		}
 		return make_link(c, pfd, base, l, shown, false);
@@ -419,8 +421,8 @@ static int ensure_link(struct apply_ctx *c, const struct node_link *l)
 		    l->target);
 	}
 	if (dry(c)) {
-		printf("rm %s\n", shown);
-		printf("ln -s %s %s\n", l->target, shown);
+		print_line_escaped("rm %s", shown);
+		print_line_escaped("ln -s %s %s", l->target, shown);
 		return 0;
 	}
 	return make_link(c, pfd, base, l, shown, true);
@@ -516,7 +518,7 @@ static int remove_entry(struct apply_ctx *c, int dfd, const char *name, const ch
 
 	shown_path(c, rel, shown, sizeof(shown));
 	if (dry(c)) {
-		printf("rm %s\n", shown);
+		print_line_escaped("rm %s", shown);
 		return 0;
 	}
 	if (unlinkat(dfd, name, 0) < 0) {
@@ -525,7 +527,7 @@ static int remove_entry(struct apply_ctx *c, int dfd, const char *name, const ch
 		return log_errno(-errno, "%s: cannot remove: %m", shown);
 	}
 	if (c->flags & NODE_SAY_REMOVED)
-		printf("removed %s\n", shown);
+		print_line_escaped("removed %s", shown);
 	else
 		DBG("%s: removed", shown);
 	return 0;

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,34 +39,45 @@ size_t utf8_seq_len(const unsigned char *s)
 	return len;
 }
 
-/* Copy with \xNN for every byte that is not valid UTF-8. */
-char *str_utf8_sanitize(const char *s)
+/* A C1 control (U+0080..U+009F) as UTF-8: 0xc2 0x80..0x9f.  A terminal
+ * may take U+009B as CSI, as it takes the byte 0x9b. */
+static bool is_c1_utf8(const unsigned char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s);
-	char *out = malloc(n * 4 + 1), *o = out;
-
-	if (!out)
-		return NULL;
-	while (*p) {
-		size_t len = utf8_seq_len(p);
-
-		if (len == 0) {
-			o += sprintf(o, "\\x%02x", *p);
-			p++;
-			continue;
-		}
-		memcpy(o, p, len);
-		o += len;
-		p += len;
-	}
-	*o = '\0';
-	return out;
+	return len == 2 && s[0] == 0xc2 && s[1] <= 0x9f;
 }
 
-char *str_escape(const char *s, size_t max)
+/* The one escaper.  Returns the end of what it wrote into o (room for
+ * 4 bytes per input byte). */
+static char *escape_into(char *o, const char *s, size_t n, unsigned flags)
 {
-	size_t n = strnlen(s, max + 1);
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *p = (const unsigned char *)s + i;
+		size_t len = *p < 0x80 ? 1 : utf8_seq_len(p);
+
+		if (len > 1 && i + len <= n && !is_c1_utf8(p, len)) {
+			memcpy(o, p, len);
+			o += len;
+			i += len - 1;
+		} else if (*p < 0x20 && (flags & STR_ESCAPE_KEEP_C0)) {
+			*o++ = (char)*p;
+		} else if (*p == '\n' || *p == '\t') {
+			*o++ = '\\';
+			*o++ = *p == '\n' ? 'n' : 't';
+		} else if ((*p == '\\' || *p == '"') && (flags & STR_ESCAPE_QUOTES)) {
+			*o++ = '\\';
+			*o++ = (char)*p;
+		} else if (*p < 0x20 || *p >= 0x7f) {
+			o += sprintf(o, "\\x%02x", *p);
+		} else {
+			*o++ = (char)*p;
+		}
+	}
+	return o;
+}
+
+char *str_escape_flags(const char *s, size_t max, unsigned flags)
+{
+	size_t n = strnlen(s, max == SIZE_MAX ? max : max + 1);
 	bool cut = n > max;
 	char *out, *o;
 
@@ -74,39 +86,56 @@ char *str_escape(const char *s, size_t max)
 	out = malloc(n * 4 + 4);
 	if (!out)
 		return NULL;
-	o = out;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '\n') {
-			*o++ = '\\';
-			*o++ = 'n';
-		} else if (c == '\t') {
-			*o++ = '\\';
-			*o++ = 't';
-		} else if (c == '\\' || c == '"') {
-			*o++ = '\\';
-			*o++ = (char)c;
-		} else if (c < 0x20 || c == 0x7f) {
-			o += sprintf(o, "\\x%02x", c);
-		} else if (c >= 0x80) {
-			size_t len = utf8_seq_len((const unsigned char *)s + i);
-
-			if (len == 0 || i + len > n) {
-				o += sprintf(o, "\\x%02x", c);
-			} else {
-				memcpy(o, s + i, len);
-				o += len;
-				i += len - 1;
-			}
-		} else {
-			*o++ = (char)c;
-		}
-	}
+	o = escape_into(out, s, n, flags);
 	if (cut)
 		o = stpcpy(o, "...");
 	*o = '\0';
 	return out;
+}
+
+char *str_utf8_sanitize(const char *s)
+{
+	return str_escape_flags(s, SIZE_MAX, STR_ESCAPE_KEEP_C0);
+}
+
+char *str_escape_text(const char *s)
+{
+	return str_escape_flags(s, SIZE_MAX, 0);
+}
+
+int fputs_escaped(const char *s, FILE *f)
+{
+	char *esc = str_escape_text(s);
+	int r;
+
+	if (!esc)
+		return -ENOMEM;
+	r = fputs(esc, f) == EOF ? -EIO : 0;
+	free(esc);
+	return r;
+}
+
+int print_line_escaped(const char *fmt, ...)
+{
+	char *raw;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&raw, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	r = fputs_escaped(raw, stdout);
+	free(raw);
+	if (r == 0 && putchar('\n') == EOF)
+		r = -EIO;
+	return r;
+}
+
+char *str_escape(const char *s, size_t max)
+{
+	return str_escape_flags(s, max, STR_ESCAPE_QUOTES);
 }
 
 char *strdup_or_null(const char *s)

@@ -4,21 +4,34 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-/* C-style escaped copy for messages: "29:x\n" stays readable; quotes and
- * backslashes are escaped, controls and bytes that are not valid UTF-8
- * become \n, \t, \xNN; valid UTF-8 stays.  Truncated to at most max input
- * bytes ("..." appended).  Returns a malloc'd string or NULL. */
+/* The one escaper of text from outside (sysfs, EDID, uevents, /proc, rules
+ * files, file names), used where it is printed.  Valid UTF-8 stays; every
+ * other byte, every control (C0, DEL and the C1 controls U+0080..U+009F,
+ * which a terminal may take as CSI) becomes \n, \t or \xNN.  At most max
+ * input bytes ("..." appended when cut; SIZE_MAX: all).  malloc'd or NULL. */
+#define STR_ESCAPE_QUOTES  1u /* also \" and \\: a value shown in quotes */
+#define STR_ESCAPE_KEEP_C0 2u /* keep C0 controls: JSON, whose writer escapes them */
+char *str_escape_flags(const char *s, size_t max, unsigned flags);
+/* str_escape_flags(s, max, STR_ESCAPE_QUOTES): "29:x\n" stays readable. */
 char *str_escape(const char *s, size_t max);
+/* str_escape_flags(s, SIZE_MAX, 0): a line of text for a terminal. */
+char *str_escape_text(const char *s);
+/* fputs of str_escape_text(s): text from outside onto a terminal.  0 or
+ * -errno (-ENOMEM: nothing written). */
+int fputs_escaped(const char *s, FILE *f);
+/* printf(3) of one line to stdout, escaped whole by str_escape_text, then
+ * '\n': for lines that quote text from outside.  0 or -errno. */
+int print_line_escaped(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A copy of v without its trailing '\n' and '\r' (what libudev strips). */
 char *fb_strip_newlines_dup(const char *v);
 /* strdup that accepts NULL. */
 char *strdup_or_null(const char *s);
 /* Last path component of a symlink's target, or NULL. */
 char *readlink_basename(const char *path);
-/* Valid UTF-8 for JSON: each byte that is not part of a valid sequence
- * becomes the text \xNN; everything else, controls included, is kept (the
- * JSON writer escapes those).  malloc'd, or NULL. */
+/* str_escape_flags(s, SIZE_MAX, STR_ESCAPE_KEEP_C0): a JSON string's
+ * bytes, for json-c (which escapes C0 but not DEL or C1). */
 char *str_utf8_sanitize(const char *s);
 /* Length of the valid UTF-8 sequence at s, or 0. */
 size_t utf8_seq_len(const unsigned char *s);

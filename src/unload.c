@@ -302,11 +302,12 @@ static int unbind_fbcon(struct unload *u)
 	if (nc == 0)
 		return 0;
 	if (nc > 0)
-		printf("%s: unbinding fbcon (%s, consoles %u-%u) first\n", name,
-		       u->fbcon.vtcon, first, last);
+		print_line_escaped("%s: unbinding fbcon (%s, consoles %u-%u) first", name,
+				   u->fbcon.vtcon, first, last);
 	else
-		printf("%s: unbinding fbcon (%s; its console map is unknown: %s) first\n",
-		       name, u->fbcon.vtcon, strerror(-nc));
+		print_line_escaped(
+			"%s: unbinding fbcon (%s; its console map is unknown: %s) first",
+			name, u->fbcon.vtcon, strerror(-nc));
 	fflush(stdout);
 	r = fb_fbcon_set_bind("/sys", &u->fbcon, false);
 	if (r < 0)
@@ -322,7 +323,8 @@ static int unbind_fbcon(struct unload *u)
 static void rebind_fbcon(const struct unload *u)
 {
 	if (fb_fbcon_set_bind("/sys", &u->fbcon, true) == 0)
-		printf("%s: fbcon bound again (%s)\n", u->dev->name, u->fbcon.vtcon);
+		print_line_escaped("%s: fbcon bound again (%s)", u->dev->name,
+				   u->fbcon.vtcon);
 	else
 		WRN("%s: fbcon stays unbound: cannot write /sys/class/vtconsole/%s/bind",
 		    u->dev->name, u->fbcon.vtcon);
@@ -333,7 +335,7 @@ static int remove_module(const struct unload *u, struct fb_kmod *kmod, const cha
 	const char *module = u->parent->module;
 	int r;
 
-	printf("%s: removing module %s (%s)\n", u->dev->name, module, why);
+	print_line_escaped("%s: removing module %s (%s)", u->dev->name, module, why);
 	fflush(stdout);
 	r = fb_kmod_remove(kmod, module);
 	if (r < 0)
@@ -348,11 +350,11 @@ static int unbind_parent(const struct unload *u, const char *why)
 	int r;
 
 	if (p->module)
-		printf("%s: unbinding %s from driver %s (module %s: %s)\n", u->dev->name,
-		       p->sysname, p->driver, p->module, why);
+		print_line_escaped("%s: unbinding %s from driver %s (module %s: %s)",
+				   u->dev->name, p->sysname, p->driver, p->module, why);
 	else
-		printf("%s: unbinding %s from driver %s (%s)\n", u->dev->name, p->sysname,
-		       p->driver, why);
+		print_line_escaped("%s: unbinding %s from driver %s (%s)", u->dev->name,
+				   p->sysname, p->driver, why);
 	fflush(stdout);
 	r = fb_unload_unbind(p->syspath, p->sysname);
 	if (r < 0)
@@ -430,7 +432,7 @@ static int remove_node(const struct unload *u, const struct fb_rules *rules)
 		    dev->syspath, u->o->timeout);
 		return r;
 	}
-	printf("%s: %s is gone\n", dev->name, dev->syspath);
+	print_line_escaped("%s: %s is gone", dev->name, dev->syspath);
 	r = nodemgr_remove(&u->o->nm, rules, dev->devname ? dev->devname : dev->name,
 			   dev->devnum);
 	if (r < 0)
@@ -508,6 +510,6 @@ int fb_unload_device(const struct fb_unload_opts *o, const struct fb_rules *rule
 		WRN("%s: %s/%s is left; the next coldplug removes it", dev->name,
 		    o->nm.devdir, u.aside);
 	else if (*u.aside && o->nm.say_removed)
-		printf("removed %s/%s\n", o->nm.devdir, node_name_of(dev));
+		print_line_escaped("removed %s/%s", o->nm.devdir, node_name_of(dev));
 	return r;
 }

@@ -46,7 +46,7 @@ run 2 "invalid --duration 'abc'" -- bench --duration abc
 run 2 "invalid --duration '1e9'" -- bench --duration 1e9
 run 1 "no framebuffer to benchmark" -- bench
 run 1 "no framebuffer to benchmark" -- bench -J --quick
-run 1 "fb7: no such framebuffer" -d "$fixture" -- bench fb7
+run 4 "fb7: no such framebuffer" -d "$fixture" -- bench fb7
 mkdir "$work/dev"
 # A device in sysfs but no node to open (and, as root, no real device behind
 # the private node either): one clear error, exit 1, after the warning.

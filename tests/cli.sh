@@ -43,12 +43,45 @@ expect 2 "" "fbclassctl: unknown command 'frobnicate'" -- frobnicate
 for cmd in $("$FBCLASSCTL" --help | awk '/^Commands:/{on=1; next} on && NF==0 {exit} on {print $1}'); do
 	expect 0 "Usage: fbclassctl $cmd" "" -- "$cmd" --help
 	expect 2 "" "Try 'fbclassctl $cmd --help'" -- "$cmd" --no-such-option
+	# one prefix: getopt's messages too, never the binary's path
+	expect 2 "" "fbclassctl: unrecognized option '--no-such-option'" -- "$cmd" --no-such-option
+	check "$cmd: every stderr line is 'fbclassctl: ' or 'Try '" \
+		test "$(grep -cvE "^(fbclassctl: |Try 'fbclassctl )" "$work/err")" -eq 0
 done
-expect 2 "" "fbclassctl: unknown column: BOGUS" -- list -o NAME,BOGUS
+expect 2 "" "fbclassctl: unrecognized option '--bogus'" -- --bogus
+check "no path in getopt's message" test "$(grep -c / "$work/err")" -eq 0
+expect 2 "" "fbclassctl: unknown column \"BOGUS\"" -- list -o NAME,BOGUS
+expect 2 "" "fbclassctl: unknown column \" RES\"" -- list -o "NAME, RES"
+expect 2 "" "fbclassctl: --sort: unknown column \"NO PE\"" -- list -x "NO PE"
+# Global options before or after the command; bench's -q stays --quick.
+expect 4 "" "fbclassctl: fb9: no such framebuffer or DRM card" -- doctor -v fb9 --dev "$work"
+expect 4 "" "fbclassctl: fb9: no such framebuffer or DRM card" -- doctor fb9 -q --dev "$work"
+expect 4 "" "fbclassctl: fb9: no such framebuffer or DRM card" -- doctor fb9 --verbose --dev "$work"
+expect 2 "" "fbclassctl: unrecognized option '--bogus'" -- list --quiet --bogus
+expect 0 "Usage: fbclassctl bench" "" -- bench -q --help
+# --quiet silences a warning given after the command as before it.
+"$FBCLASSCTL" -q list --dev "$work/none" >/dev/null 2>"$work/err1"
+"$FBCLASSCTL" list -q --dev "$work/none" >/dev/null 2>"$work/err2"
+check "list -q: stderr as for -q list" cmp -s "$work/err1" "$work/err2"
+"$FBCLASSCTL" -vv list --dev "$work/none" >/dev/null 2>"$work/err1"
+"$FBCLASSCTL" list -vv --dev "$work/none" >/dev/null 2>"$work/err2"
+check "list -vv: stderr as for -vv list" cmp -s "$work/err1" "$work/err2"
+# --dry-run is -n where it exists.
+for cmd in coldplug hotplug; do
+	expect 0 "-n, --dry-run" "" -- "$cmd" --help
+done
+: >"$work/empty.conf"
+expect 0 "" "" -- coldplug -n --dev "$work" --config "$work/empty.conf"
+expect 0 "" "" -- hotplug -n --dev "$work" --config "$work/empty.conf"
 expect 2 "" "mutually exclusive" -- list -J -P
 expect 2 "" "mutually exclusive" -- list -r -P
 expect 2 "" "mutually exclusive" -- info -J --fbset
-expect 1 "" "fb0: no such framebuffer" -- list fb0
+expect 4 "" "fb0: no such framebuffer" -- list fb0
+# An unknown device has its own exit status, 4, in every command that
+# takes DEVICE; 1 stays "problems found" (doctor) or an error.
+for cmd in list info doctor holders bench snap unload; do
+	expect 4 "" "fb9: no such framebuffer" -- $cmd fb9 --dev "$work"
+done
 # A --dev that is a file is a usage error, in every command that takes one.
 for cmd in list info holders bench snap doctor coldplug hotplug daemon "unload fb0" "set fb0"; do
 	# shellcheck disable=SC2086

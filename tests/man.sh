@@ -59,6 +59,17 @@ for cmd in $cmds; do
 		fi
 	done
 done
+# Every check doctor makes (the name of each finding in src/doctor.c) is
+# in doctor's list of checks, and so is every verdict.
+checks=$(grep -oE 'add\(c, DOCTOR_[A-Z]+, "[a-z-]+"' "$top_srcdir/src/doctor.c" | sed 's/.*"\(.*\)"/\1/' | sort -u)
+check "src/doctor.c makes checks" test "$(echo "$checks" | wc -w)" -ge 10
+for name in $checks unknown; do
+	if grep -qE -- "(^|[^a-z-])$name([^a-z-]|\$)" "$work/sec-doctor"; then
+		ok "doctor's $name documented"
+	else
+		not_ok "doctor's $name documented in its section"
+	fi
+done
 # KERNEL HAZARDS holds exactly what man/kernel-hazards.awk makes of the
 # table the tests and the C code read (make man-hazards writes it).
 awk '/^\.\\" hazards begin/{on=1; next} /^\.\\" hazards end/{on=0} on' \

@@ -88,6 +88,28 @@ static void test_escape(void)
 	free(s);
 }
 
+/* What a hostile sysfs value, EDID or comm uses on a terminal: ESC [2J,
+ * BEL, CR, DEL, the byte 0x9b and U+009B (both CSI), invalid UTF-8. */
+static void test_escape_terminal(void)
+{
+	static const char evil[] = "\x1b[2J\a\r\x7f\x9b\xc2\x9b\xc2\xa0\xff\"\\";
+	char *s;
+
+	s = str_escape_text(evil);
+	ASSERT_STR_EQ(s, "\\x1b[2J\\x07\\x0d\\x7f\\x9b\\xc2\\x9b\xc2\xa0\\xff\"\\");
+	free(s);
+	s = str_escape(evil, 64);
+	ASSERT_STR_EQ(s, "\\x1b[2J\\x07\\x0d\\x7f\\x9b\\xc2\\x9b\xc2\xa0\\xff\\\"\\\\");
+	free(s);
+	/* JSON: C0 stays for the writer to escape; DEL and C1 it would not. */
+	s = str_utf8_sanitize(evil);
+	ASSERT_STR_EQ(s, "\x1b[2J\a\r\\x7f\\x9b\\xc2\\x9b\xc2\xa0\\xff\"\\");
+	free(s);
+	s = str_escape_flags("a\nb", SIZE_MAX, 0);
+	ASSERT_STR_EQ(s, "a\\nb");
+	free(s);
+}
+
 static void test_utf8(void)
 {
 	char *s;
@@ -187,6 +209,7 @@ int main(void)
 	test_pair();
 	test_mode();
 	test_escape();
+	test_escape_terminal();
 	test_utf8();
 	return test_finish("test-parsers");
 }
