@@ -277,23 +277,24 @@ static void print_changes(const struct fb_device *dev,
 	size_t n = modeset_diff(asked, got, c, ARRAY_SIZE(c));
 
 	for (size_t i = 0; i < n; i++)
-		printf("%s: the driver %s %s %s -> %s\n", dev->name,
-		       test ? "would change" : "changed", c[i].field, c[i].asked,
-		       c[i].got);
+		print_line_escaped("%s: the driver %s %s %s -> %s", dev->name,
+				   test ? "would change" : "changed", c[i].field,
+				   c[i].asked, c[i].got);
 }
 
 static void print_mode(const char *what, const struct fb_device *dev,
 		       const struct fb_var_screeninfo *v)
 {
 	uint64_t mhz = fb_refresh_mhz(v);
+	char hz[48] = "";
 
-	printf("%s: %s %" PRIu32 "x%" PRIu32 ", virtual %" PRIu32 "x%" PRIu32 ", %" PRIu32
-	       " bpp",
-	       dev->name, what, v->xres, v->yres, v->xres_virtual, v->yres_virtual,
-	       v->bits_per_pixel);
 	if (mhz)
-		printf(", %" PRIu64 ".%03" PRIu64 " Hz", mhz / 1000, mhz % 1000);
-	printf("\n");
+		snprintf(hz, sizeof(hz), ", %" PRIu64 ".%03" PRIu64 " Hz", mhz / 1000,
+			 mhz % 1000);
+	print_line_escaped("%s: %s %" PRIu32 "x%" PRIu32 ", virtual %" PRIu32 "x%" PRIu32
+			   ", %" PRIu32 " bpp%s",
+			   dev->name, what, v->xres, v->yres, v->xres_virtual,
+			   v->yres_virtual, v->bits_per_pixel, hz);
 }
 
 static void print_result(const struct fb_device *dev, const struct modeset_request *q,
@@ -307,12 +308,12 @@ static void print_result(const struct fb_device *dev, const struct modeset_reque
 			print_mode("unchanged (--test):", dev, &res->after);
 	}
 	if (q->pan && q->test)
-		printf("%s: pan %" PRIu32 ",%" PRIu32
-		       " is inside the virtual area (--test: not panned)\n",
-		       dev->name, q->pan_x, q->pan_y);
+		print_line_escaped("%s: pan %" PRIu32 ",%" PRIu32
+				   " is inside the virtual area (--test: not panned)",
+				   dev->name, q->pan_x, q->pan_y);
 	else if (res->panned)
-		printf("%s: panned to %" PRIu32 ",%" PRIu32 "\n", dev->name,
-		       res->after.xoffset, res->after.yoffset);
+		print_line_escaped("%s: panned to %" PRIu32 ",%" PRIu32, dev->name,
+				   res->after.xoffset, res->after.yoffset);
 }
 
 static void print_offered(const struct drm_card *card)
@@ -322,7 +323,9 @@ static void print_offered(const struct drm_card *card)
 
 		if (c->status != DRM_STATUS_CONNECTED)
 			continue;
-		fprintf(stderr, "  %s offers:", display_connector_short_name(c));
+		fputs("  ", stderr);
+		fputs_escaped(display_connector_short_name(c), stderr);
+		fputs(" offers:", stderr);
 		for (size_t j = 0; j < c->n_modes; j++) {
 			_cleanup_free_ char *esc = NULL;
 
@@ -357,18 +360,19 @@ static int refuse_drm(const struct fb_device *dev, const struct fb_hwinfo *hw,
 	if (modeset_video_args(card, asked.xres, asked.yres, &args, &n) < 0)
 		return FB_EXIT_ERROR;
 	if (n) {
-		fprintf(stderr,
-			"%s: to start in %" PRIu32 "x%" PRIu32
-			", add to the kernel command line:\n",
-			dev->name, asked.xres, asked.yres);
+		fprint_line_escaped(stderr,
+				    "%s: to start in %" PRIu32 "x%" PRIu32
+				    ", add to the kernel command line:",
+				    dev->name, asked.xres, asked.yres);
 		for (size_t i = 0; i < n; i++)
-			fprintf(stderr, "  %s\n", args[i]);
+			fprint_line_escaped(stderr, "  %s", args[i]);
 	} else {
-		fprintf(stderr,
-			"%s: no connected connector of %s offers %" PRIu32 "x%" PRIu32
-			"; video= takes only a mode the connector offers\n",
-			dev->name, card ? card->name : "its DRM card", asked.xres,
-			asked.yres);
+		fprint_line_escaped(stderr,
+				    "%s: no connected connector of %s offers %" PRIu32
+				    "x%" PRIu32
+				    "; video= takes only a mode the connector offers",
+				    dev->name, card ? card->name : "its DRM card",
+				    asked.xres, asked.yres);
 		print_offered(card);
 	}
 	strv_free(args, n);

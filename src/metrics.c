@@ -23,41 +23,20 @@
 static void put_escaped(FILE *f, const char *s)
 {
 	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
+		if (*s == '\\' || *s == '"' || *s == '\n')
 			fputc('\\', f);
-		fputc(*s, f);
+		fputc(*s == '\n' ? 'n' : *s, f);
 	}
 }
 
 void metrics_put_label_value(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	const unsigned char *end = p + strnlen(s, METRICS_LABEL_MAX);
+	/* the one escaper (controls, C1 and bytes that are not UTF-8 as \xNN),
+	 * then the format's own escapes: backslash, quote and newline */
+	_cleanup_free_ char *e =
+		str_escape_flags(s, METRICS_LABEL_MAX, STR_ESCAPE_KEEP_NL);
 
-	while (p < end) {
-		size_t len = *p >= 0x20 && *p != 0x7f ? utf8_seq_len(p) : 0;
-
-		if (*p == '\\' || *p == '"' || *p == '\n') {
-			fputc('\\', f);
-			fputc(*p == '\n' ? 'n' : *p, f);
-			p++;
-		} else if (len && p + len <= end) {
-			fwrite(p, 1, len, f);
-			p += len;
-		} else {
-			/* A control byte or a byte that is not UTF-8: as the
-			 * messages show it. */
-			char one[2] = { (char)*p++, '\0' };
-			_cleanup_free_ char *e = str_escape(one, 1);
-
-			if (e)
-				put_escaped(f, e);
-			else
-				fprintf(f, "\\\\x%02x", (unsigned char)one[0]);
-		}
-	}
-	if (s[end - (const unsigned char *)s])
-		fputs("...", f);
+	put_escaped(f, e ? e : "?");
 }
 
 /* name{label="value",...} value: label names and values in pairs, ended

@@ -60,6 +60,8 @@ static char *escape_into(char *o, const char *s, size_t n, unsigned flags)
 			i += len - 1;
 		} else if (*p < 0x20 && (flags & STR_ESCAPE_KEEP_C0)) {
 			*o++ = (char)*p;
+		} else if (*p == '\n' && (flags & STR_ESCAPE_KEEP_NL)) {
+			*o++ = (char)*p;
 		} else if (*p == '\n' || *p == '\t') {
 			*o++ = '\\';
 			*o++ = *p == '\n' ? 'n' : 't';
@@ -115,21 +117,39 @@ int fputs_escaped(const char *s, FILE *f)
 	return r;
 }
 
-int print_line_escaped(const char *fmt, ...)
+static int vfprint_line_escaped(FILE *f, const char *fmt, va_list ap)
 {
 	char *raw;
+	int r;
+
+	if (vasprintf(&raw, fmt, ap) < 0)
+		return -ENOMEM;
+	r = fputs_escaped(raw, f);
+	free(raw);
+	if (r == 0 && fputc('\n', f) == EOF)
+		r = -EIO;
+	return r;
+}
+
+int print_line_escaped(const char *fmt, ...)
+{
 	va_list ap;
 	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&raw, fmt, ap);
+	r = vfprint_line_escaped(stdout, fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	r = fputs_escaped(raw, stdout);
-	free(raw);
-	if (r == 0 && putchar('\n') == EOF)
-		r = -EIO;
+	return r;
+}
+
+int fprint_line_escaped(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vfprint_line_escaped(f, fmt, ap);
+	va_end(ap);
 	return r;
 }
 

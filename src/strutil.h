@@ -13,6 +13,7 @@
  * input bytes ("..." appended when cut; SIZE_MAX: all).  malloc'd or NULL. */
 #define STR_ESCAPE_QUOTES  1u /* also \" and \\: a value shown in quotes */
 #define STR_ESCAPE_KEEP_C0 2u /* keep C0 controls: JSON, whose writer escapes them */
+#define STR_ESCAPE_KEEP_NL 4u /* keep '\n': a format that escapes it itself */
 char *str_escape_flags(const char *s, size_t max, unsigned flags);
 /* str_escape_flags(s, max, STR_ESCAPE_QUOTES): "29:x\n" stays readable. */
 char *str_escape(const char *s, size_t max);
@@ -24,6 +25,9 @@ int fputs_escaped(const char *s, FILE *f);
 /* printf(3) of one line to stdout, escaped whole by str_escape_text, then
  * '\n': for lines that quote text from outside.  0 or -errno. */
 int print_line_escaped(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same onto f (stderr: a message's further lines). */
+int fprint_line_escaped(FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* A copy of v without its trailing '\n' and '\r' (what libudev strips). */
 char *fb_strip_newlines_dup(const char *v);
 /* strdup that accepts NULL. */

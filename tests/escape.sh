@@ -129,4 +129,8 @@ safe "snap" snap fb0 "${d[@]}" -o "$work/$evil.png"
 safe "bench" bench --quick fb0 "${d[@]}"
 safe "an unknown device named by the attack" info "$evil" "${d[@]}"
 safe "doctor of an unknown device named by the attack" doctor "$evil" "${d[@]}"
+safe "set --test" set fb0 --test -g 640 480 640 480 16 "${d[@]}"
+safe "set of an unknown device named by the attack" set "$evil" -g 640 480 640 480 16 "${d[@]}"
+safe "metrics" metrics "${d[@]}"
+safe "wait -t 0 for an unknown device named by the attack" wait -t 0 "$evil"
 finish

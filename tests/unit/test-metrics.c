@@ -46,6 +46,8 @@ static void test_label_value(void)
 	/* a UTF-8 sequence cut short, and a surrogate */
 	ASSERT_STR_EQ(label("\xc3"), "\\\\xc3");
 	ASSERT_STR_EQ(label("\xed\xa0\x80"), "\\\\xed\\\\xa0\\\\x80");
+	/* U+009B, a C1 CSI in UTF-8: the one escaper takes it too */
+	ASSERT_STR_EQ(label("a\xc2\x9b[2J"), "a\\\\xc2\\\\x9b[2J");
 	/* at most METRICS_LABEL_MAX input bytes */
 	memset(longer, 'N', sizeof(longer) - 1);
 	longer[sizeof(longer) - 1] = '\0';
