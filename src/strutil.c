@@ -117,39 +117,21 @@ int fputs_escaped(const char *s, FILE *f)
 	return r;
 }
 
-static int vfprint_line_escaped(FILE *f, const char *fmt, va_list ap)
+int fprint_line_escaped(FILE *f, const char *fmt, ...)
 {
 	char *raw;
+	va_list ap;
 	int r;
 
-	if (vasprintf(&raw, fmt, ap) < 0)
+	va_start(ap, fmt);
+	r = vasprintf(&raw, fmt, ap);
+	va_end(ap);
+	if (r < 0)
 		return -ENOMEM;
 	r = fputs_escaped(raw, f);
 	free(raw);
 	if (r == 0 && fputc('\n', f) == EOF)
 		r = -EIO;
-	return r;
-}
-
-int print_line_escaped(const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vfprint_line_escaped(stdout, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-int fprint_line_escaped(FILE *f, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vfprint_line_escaped(f, fmt, ap);
-	va_end(ap);
 	return r;
 }
 

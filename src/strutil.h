@@ -22,12 +22,12 @@ char *str_escape_text(const char *s);
 /* fputs of str_escape_text(s): text from outside onto a terminal.  0 or
  * -errno (-ENOMEM: nothing written). */
 int fputs_escaped(const char *s, FILE *f);
-/* printf(3) of one line to stdout, escaped whole by str_escape_text, then
+/* printf(3) of one line onto f, escaped whole by str_escape_text, then
  * '\n': for lines that quote text from outside.  0 or -errno. */
-int print_line_escaped(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The same onto f (stderr: a message's further lines). */
 int fprint_line_escaped(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The same onto stdout. */
+#define print_line_escaped(...) fprint_line_escaped(stdout, __VA_ARGS__)
 /* A copy of v without its trailing '\n' and '\r' (what libudev strips). */
 char *fb_strip_newlines_dup(const char *v);
 /* strdup that accepts NULL. */
