@@ -25,6 +25,7 @@ not_commands=(
 	view       # tests/fixtures/run.sh: a word in a message
 	opt        # tests/man.sh: a loop variable
 	w          # this file: a loop variable
+	init       # tests/commit-msg.sh: git init, a subcommand
 )
 # The programs of Debian's packages only (not /usr/local, not ~/.pyenv)
 debian_path=/usr/sbin:/usr/bin:/sbin:/bin
