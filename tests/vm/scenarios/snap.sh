@@ -82,8 +82,8 @@ scenario() {
 	t_check "snap --all /tmp writes one PNG per framebuffer" \
 		sh -c 'cd /tmp && mkdir all && fbclassctl snap --all /tmp/all && test "$(ls all | grep -c "^fb[01]-[0-9]\{8\}-[0-9]\{6\}\.png$")" = 2'
 	fbclassctl snap fb1 /tmp/x.png >/dev/null 2>&1
-	t_check "snap of a missing device fails with exit 1" sh -c \
-		'fbclassctl snap fb9 /tmp/y.png; test $? = 1 && ! test -e /tmp/y.png'
+	t_check "snap of a missing device fails with exit 4" sh -c \
+		'fbclassctl snap fb9 /tmp/y.png; test $? = 4 && ! test -e /tmp/y.png'
 }
 
 # On the host, in the directory of the files the guest sent.
