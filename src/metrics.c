@@ -40,7 +40,9 @@ void metrics_put_label_value(FILE *f, const char *s)
 }
 
 /* name{label="value",...} value: label names and values in pairs, ended
- * by NULL; a NULL value is "" (the same as no label). */
+ * by LABELS_END (a pointer: a bare NULL may be an int in varargs); a NULL
+ * value is "" (the same as no label). */
+#define LABELS_END ((const char *)NULL)
 static void sample(FILE *f, const char *name, long long value, ...)
 {
 	const char *label;
@@ -113,19 +115,19 @@ static void data_free(struct metrics_data *m)
 static void print_build(FILE *f, const struct metrics_data *m, const char *name)
 {
 	(void)m;
-	sample(f, name, 1, "version", PACKAGE_VERSION, NULL);
+	sample(f, name, 1, "version", PACKAGE_VERSION, LABELS_END);
 }
 
 static void print_scan(FILE *f, const struct metrics_data *m, const char *name)
 {
-	sample(f, name, m->fb_error == 0, "source", "graphics", NULL);
-	sample(f, name, m->drm_error == 0, "source", "drm", NULL);
-	sample(f, name, m->doctor_error == 0, "source", "doctor", NULL);
+	sample(f, name, m->fb_error == 0, "source", "graphics", LABELS_END);
+	sample(f, name, m->drm_error == 0, "source", "drm", LABELS_END);
+	sample(f, name, m->doctor_error == 0, "source", "doctor", LABELS_END);
 }
 
 static void print_fbs(FILE *f, const struct metrics_data *m, const char *name)
 {
-	sample(f, name, (long long)m->fbs.n, NULL);
+	sample(f, name, (long long)m->fbs.n, LABELS_END);
 }
 
 static void print_fb_info(FILE *f, const struct metrics_data *m, const char *name)
@@ -144,7 +146,7 @@ static void print_fb_info(FILE *f, const struct metrics_data *m, const char *nam
 		sample(f, name, 1, "fb", v->dev->name, "id",
 		       fb_view_id(v, id, sizeof(id)), "kind", display_kind_name(v->kind),
 		       "driver", p ? p->driver : NULL, "format",
-		       v->hw.valid ? v->fmt.name : NULL, "mode", mode, NULL);
+		       v->hw.valid ? v->fmt.name : NULL, "mode", mode, LABELS_END);
 	}
 }
 
@@ -154,7 +156,7 @@ static void print_fb_node(FILE *f, const struct metrics_data *m, const char *nam
 		const struct fb_view *v = &m->views[i];
 
 		sample(f, name, v->node.state == FB_HW_NODE_OK, "fb", v->dev->name,
-		       "node", v->node.path, NULL);
+		       "node", v->node.path, LABELS_END);
 	}
 }
 
@@ -169,7 +171,7 @@ static void print_status(FILE *f, const char *name, const struct drm_card *card,
 
 	for (size_t i = 0; i < ARRAY_SIZE(states); i++)
 		sample(f, name, strcmp(display_status_name(c->status), states[i]) == 0,
-		       CONNECTOR_LABELS(card, c), "status", states[i], NULL);
+		       CONNECTOR_LABELS(card, c), "status", states[i], LABELS_END);
 }
 
 static void print_enabled(FILE *f, const char *name, const struct drm_card *card,
@@ -177,7 +179,7 @@ static void print_enabled(FILE *f, const char *name, const struct drm_card *card
 {
 	if (c->enabled)
 		sample(f, name, strcmp(c->enabled, "enabled") == 0,
-		       CONNECTOR_LABELS(card, c), NULL);
+		       CONNECTOR_LABELS(card, c), LABELS_END);
 }
 
 /* A state set: one sample per state the kernel names (drm_get_dpms_name;
@@ -189,13 +191,13 @@ static void print_dpms(FILE *f, const char *name, const struct drm_card *card,
 
 	for (size_t i = 0; c->dpms && i < ARRAY_SIZE(states); i++)
 		sample(f, name, strcmp(c->dpms, states[i]) == 0,
-		       CONNECTOR_LABELS(card, c), "dpms", states[i], NULL);
+		       CONNECTOR_LABELS(card, c), "dpms", states[i], LABELS_END);
 }
 
 static void print_modes(FILE *f, const char *name, const struct drm_card *card,
 			const struct drm_connector *c)
 {
-	sample(f, name, (long long)c->n_modes, CONNECTOR_LABELS(card, c), NULL);
+	sample(f, name, (long long)c->n_modes, CONNECTOR_LABELS(card, c), LABELS_END);
 }
 
 static void print_edid_valid(FILE *f, const char *name, const struct drm_card *card,
@@ -203,7 +205,7 @@ static void print_edid_valid(FILE *f, const char *name, const struct drm_card *c
 {
 	if (c->edid_len)
 		sample(f, name, c->edid_info.problems == 0, CONNECTOR_LABELS(card, c),
-		       NULL);
+		       LABELS_END);
 }
 
 static void print_monitor(FILE *f, const char *name, const struct drm_card *card,
@@ -222,7 +224,7 @@ static void print_monitor(FILE *f, const char *name, const struct drm_card *card
 	else
 		serial[0] = '\0';
 	sample(f, name, 1, CONNECTOR_LABELS(card, c), "vendor", e->vendor, "product",
-	       product, "serial", serial, "name", e->name, NULL);
+	       product, "serial", serial, "name", e->name, LABELS_END);
 }
 
 /* Problems per check, every check that ran (0: it found none). */
@@ -242,7 +244,7 @@ static void print_doctor(FILE *f, const struct metrics_data *m, const char *name
 		for (size_t j = i; j < rep->n; j++)
 			n += strcmp(rep->findings[j].check, check) == 0 &&
 			     rep->findings[j].verdict == DOCTOR_PROBLEM;
-		sample(f, name, n, "check", check, NULL);
+		sample(f, name, n, "check", check, LABELS_END);
 	}
 }
 
