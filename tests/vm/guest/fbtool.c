@@ -42,29 +42,51 @@ static int die(const char *what, const char *obj)
 	return 1;
 }
 
+/* Map the whole of DEV's memory into *p (*fix: its fixed info); *fd is
+ * the open node, for the caller to close.  0, or 1 (said). */
+static int map_fb(const char *dev, struct fb_fix_screeninfo *fix, void **p, int *fd)
+{
+	int f = open(dev, O_RDWR);
+
+	if (f < 0)
+		return die("open", dev);
+	if (ioctl(f, FBIOGET_FSCREENINFO, fix) < 0)
+		return die("FBIOGET_FSCREENINFO", dev);
+	*p = mmap(NULL, fix->smem_len, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+	if (*p == MAP_FAILED)
+		return die("mmap", dev);
+	*fd = f;
+	return 0;
+}
+
+/* READYFILE made, holding text (may be ""): the scenario goes on. */
+static int say_ready(const char *ready, const char *text)
+{
+	FILE *f = fopen(ready, "w");
+
+	if (!f)
+		return die("create", ready);
+	fputs(text, f);
+	fclose(f);
+	return 0;
+}
+
 static int do_mmap(const char *dev, const char *ready, bool fill, bool keep_fd)
 {
 	struct fb_fix_screeninfo fix;
-	int fd = open(dev, O_RDWR);
+	char len[16];
 	void *p;
-	FILE *f;
+	int fd;
 
-	if (fd < 0)
-		return die("open", dev);
-	if (ioctl(fd, FBIOGET_FSCREENINFO, &fix) < 0)
-		return die("FBIOGET_FSCREENINFO", dev);
-	p = mmap(NULL, fix.smem_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return die("mmap", dev);
+	if (map_fb(dev, &fix, &p, &fd))
+		return 1;
 	if (fill)
 		memset(p, 0x5a, fix.smem_len);
 	if (!keep_fd)
 		close(fd);
-	f = fopen(ready, "w");
-	if (!f)
-		return die("create", ready);
-	fprintf(f, "%u\n", fix.smem_len);
-	fclose(f);
+	snprintf(len, sizeof(len), "%u\n", fix.smem_len);
+	if (say_ready(ready, len))
+		return 1;
 	for (;;)
 		pause();
 }
@@ -72,22 +94,16 @@ static int do_mmap(const char *dev, const char *ready, bool fill, bool keep_fd)
 static int do_scribble(const char *dev, const char *ready)
 {
 	struct fb_fix_screeninfo fix;
-	int fd = open(dev, O_RDWR);
 	volatile uint32_t *p;
-	FILE *f;
+	void *map;
+	int fd;
 
-	if (fd < 0)
-		return die("open", dev);
-	if (ioctl(fd, FBIOGET_FSCREENINFO, &fix) < 0)
-		return die("FBIOGET_FSCREENINFO", dev);
-	p = mmap(NULL, fix.smem_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return die("mmap", dev);
+	if (map_fb(dev, &fix, &map, &fd))
+		return 1;
 	close(fd);
-	f = fopen(ready, "w");
-	if (!f)
-		return die("create", ready);
-	fclose(f);
+	if (say_ready(ready, ""))
+		return 1;
+	p = map;
 	for (uint32_t v = 0x01020304;; v += 0x01010101)
 		for (size_t i = 0; i < fix.smem_len / 4; i += 1024)
 			p[i] = v;
