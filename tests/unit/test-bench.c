@@ -279,11 +279,14 @@ static void test_ratios(void)
 			ASSERT_MSG(fabs(r->same_strategy_ratio -
 					r->fb.median / r->ram.median) < 1e-9,
 				   "%s/%s: same_strategy_ratio", r->op, r->strategy);
-			ASSERT_MSG(r->best == (r->fb.median == top),
-				   "%s/%s: best iff fastest", r->op, r->strategy);
+			/* Two strategies may tie (auto runs one of the others):
+			 * the mark goes on one fastest run, never on a slower. */
+			ASSERT_MSG(!r->best || r->fb.median == top,
+				   "%s/%s: best only on a fastest run", r->op,
+				   r->strategy);
 			best += r->best;
 		}
-		ASSERT_MSG(best >= 1, "%s: a best", op_names[k]);
+		ASSERT_MSG(best == 1, "%s: one best, not %u", op_names[k], best);
 	}
 	free(rep);
 	free(mem);
