@@ -106,7 +106,7 @@ step "vm: both backends and the static build on Debian's 6.1 and 6.12 kernels (t
 		FBCLASSCTL_STATIC="$top/_build-static/fbclassctl" top_srcdir="$top" top_builddir="$top/_build" VM_JOBS=1 \
 		bash "$top/tests/vm/run.sh" "$top/tests/vm/backends/compare.sh")
 
-step "valgrind: the CLI and fixture tests"
+step "valgrind: the CLI and the fixture tier's gathering runs"
 (cd _build && make check-valgrind)
 
 step "fuzzing: every parser for ${FUZZ_SECONDS:-30} s"
