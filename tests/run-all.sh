@@ -1,11 +1,12 @@
 #!/bin/bash
 # Every test tier (the README's second command).  Out-of-tree builds only,
 # so the source tree stays clean:
-#   _build      --enable-werror: make distcheck (every tier but the VM boots,
-#               and the release tarball), the VM tier once (make check-vm),
-#               make check-valgrind, make fuzz, cppcheck
-#   _build-san  --enable-werror --enable-sanitizers: the fast tiers again
-#               (unit, cli, fixtures, ns) under ASan and UBSan
+#   _build      --enable-werror: make distcheck (the release tarball, its
+#               unit tests and the script tests the fast tiers leave out),
+#               the VM tier once (make check-vm), make check-valgrind, make
+#               fuzz, cppcheck
+#   _build-san  --enable-werror --enable-sanitizers: the fast tiers (unit,
+#               cli, fixtures, ns, ...) under ASan and UBSan
 #   _build-sysfs --enable-werror --with-libsysfs: the libsysfs backend and
 #               our own netlink reader, no libudev; the fast tiers again
 #   _build-static --enable-werror --with-libsysfs --enable-static-binary:
