@@ -77,8 +77,8 @@ mkdir -p _build
 
 # The VM tier boots once, in _build below, not in distcheck's tree too:
 # it is most of the time, and the tarball ships tests/vm whole.
-step "make distcheck: every tier but the VM boots, then the tarball"
-(cd _build && make -j"$jobs" distcheck TESTS='$(unit_tests) $(script_tests)')
+step "make distcheck: the tarball, its unit tests and the tiers only it runs"
+(cd _build && make -j"$jobs" distcheck TESTS='$(distcheck_tests)')
 
 step "sanitizers: the fast tiers under ASan and UBSan"
 mkdir -p _build-san
@@ -110,8 +110,8 @@ step "vm: both backends and the static build on Debian's 6.1 and 6.12 kernels (t
 step "valgrind: the CLI and the fixture tier's gathering runs"
 (cd _build && make check-valgrind)
 
-step "fuzzing: every parser for ${FUZZ_SECONDS:-30} s"
-(cd _build && make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-30}")
+step "fuzzing: every parser, its corpus and ${FUZZ_SECONDS:-15} s more"
+(cd _build && make fuzz FUZZ_SECONDS="${FUZZ_SECONDS:-15}")
 
 step "static analysis: cppcheck"
 (cd _build && make cppcheck)
