@@ -11,6 +11,8 @@
 #   <!-- sample: build=default -->
 #       the lines run the built binary itself; compared whole in the
 #       default build, key by key in the libsysfs one.
+#   <!-- sample: rules -->
+#       the block is a rules file: coldplug --check-config must take it.
 #
 # Trailing blanks are not compared (libsmartcols pads the last column).
 # A block with a "$ fbclassctl" line and no such comment is a failure, and
@@ -145,8 +147,19 @@ check_options() {
 	fi
 }
 
+# check_rules LINENO: $work/want is a rules file coldplug takes
+check_rules() {
+	local name="README.md:$1: the rules file"
+	if "$FBCLASSCTL" coldplug --check-config --config "$work/want" >"$work/err" 2>&1; then
+		ok "$name: coldplug --check-config takes it ($(grep -cv '^#' "$work/want") rules)"
+	else
+		not_ok "$name: coldplug --check-config refuses it (exit $?)"
+		sed 's/^/#   /' "$work/err"
+	fi
+}
+
 # One pass over README.md; with --update, a new README.md beside it.
-spec='' in_block=false cmd_line='' cmd_n=0 n=0
+spec='' in_block=false cmd_line='' cmd_n=0 n=0 rules_n=''
 : >"$work/new"
 flush() {
 	[ -n "$cmd_line" ] || return 0
@@ -174,11 +187,18 @@ while IFS= read -r line; do
 		esac
 		continue
 	fi
+	case $spec:$line in
+	rules:'```') check_rules "$rules_n" ;;
+	rules:*)
+		[ -n "$rules_n" ] || { rules_n=$n && : >"$work/want"; }
+		printf '%s\n' "$line" >>"$work/want"
+		;;
+	esac
 	case $line in
 	'```')
 		flush
 		printf '%s\n' "$line" >>"$work/new"
-		in_block=false spec=
+		in_block=false spec='' rules_n=''
 		continue
 		;;
 	'$ fbclassctl'*)
