@@ -19,8 +19,9 @@
 # so is an option of a pasteable "fbclassctl COMMAND ..." line that the
 # command's --help does not list.
 #
-#   tests/readme.sh            check
-#   tests/readme.sh --update   rewrite the samples from real runs (review the diff!)
+#   FBCLASSCTL=_build/fbclassctl tests/readme.sh            check
+#   FBCLASSCTL=_build/fbclassctl tests/readme.sh --update   rewrite the samples
+#       from real runs, after a change of the output on purpose (review the diff!)
 set -u
 . "${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 
