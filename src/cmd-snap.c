@@ -11,7 +11,10 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "kms-capture.h"
+#include "kms.h"
 #include "log.h"
+#include "macro.h"
 #include "nodes.h"
 #include "png-backend.h"
 #include "snap.h"
@@ -21,19 +24,24 @@
 static void snap_usage(void)
 {
 	printf("Usage: fbclassctl snap [options] DEVICE [FILE.png]\n"
+	       "       fbclassctl snap [options] CONNECTOR [FILE.png]\n"
 	       "       fbclassctl snap [options] --all [DIR]\n"
 	       "\n"
 	       "Write the visible area of a framebuffer as an 8-bit RGB PNG.\n"
-	       "FILE defaults to fbN-YYYYmmdd-HHMMSS.png; '-' is standard output.\n"
+	       "CONNECTOR, as /sys/class/drm names it (card0-Virtual-1): what it really\n"
+	       "shows, through KMS: its primary plane's FB (linear XR24, AR24, XB24,\n"
+	       "AB24, RG16, RG24 and BG24 only; needs root and libdrm).\n"
+	       "FILE defaults to NAME-YYYYmmdd-HHMMSS.png; '-' is standard output.\n"
 	       "\n"
 	       "Options:\n"
 	       "  -a, --all         one PNG per framebuffer, in DIR (default .)\n"
 	       "      --dev DIR     device directory (default /dev)\n"
 	       "  -h, --help        show this help\n"
 	       "\n"
-	       "Exit status: 0 ok, 1 error, 2 usage, 4 no such device, 128+N stopped by\n"
-	       "signal N (SIGHUP 129, SIGINT 130, SIGTERM 143, ...), with no file left\n"
-	       "half-written.\n");
+	       "Exit status: 0 ok, 1 error (also: not root, a format or modifier snap\n"
+	       "cannot read, libdrm not found), 2 usage, 4 no such device or connector,\n"
+	       "128+N stopped by signal N (SIGHUP 129, SIGINT 130, SIGTERM 143, ...),\n"
+	       "with no file left half-written.\n");
 }
 
 static void default_name(char *buf, size_t len, const char *dir, const char *fbname)
@@ -93,6 +101,50 @@ static int snap_one(const struct fb_device *dev, const char *devdir, const char 
 	return 0;
 }
 
+/* snap CONNECTOR [FILE]: what the connector shows, through KMS. */
+static int snap_connector(const char *connector, const char *path)
+{
+	struct kms_snap s;
+	char reason[512], name[4096], fourcc[5];
+	unsigned minor;
+	const char *conn = kms_connector_arg(connector, &minor);
+	int r;
+
+	r = kms_connector_snap(connector, &s, reason, sizeof(reason));
+	if (r < 0) {
+		_cleanup_free_ char *esc = str_escape_text(connector);
+
+		ERR("%s: %s", esc ? esc : "?", reason);
+		return r == -ENODEV ? FB_EXIT_NO_DEVICE : FB_EXIT_ERROR;
+	}
+	if (!path) {
+		default_name(name, sizeof(name), NULL, conn);
+		path = name;
+	}
+	r = write_file(path, s.rgb, s.width, s.height);
+	if (r < 0 && r != -EINTR)
+		log_errno(r, "%s: cannot write %s: %m", conn,
+			  strcmp(path, "-") ? path : "stdout");
+	else if (r == 0 && strcmp(path, "-") != 0)
+		print_line_escaped("%s: %ux%u %s (FB %u) -> %s", conn, s.width, s.height,
+				   kms_fourcc_str(s.fourcc, fourcc), s.fb_id, path);
+	kms_snap_free(&s);
+	return r < 0 ? FB_EXIT_ERROR : FB_EXIT_OK;
+}
+
+/* The stop signals put back: ret, or 128 + N when signal N stopped it. */
+static int stop_signals_end(int ret)
+{
+	char name[32];
+
+	fb_stop_signals_restore();
+	if (!fb_stop_signal)
+		return ret;
+	ERR("interrupted by %s; no file left half-written",
+	    fb_signal_name(fb_stop_signal, name, sizeof(name)));
+	return 128 + fb_stop_signal;
+}
+
 static int do_snap(int argc, char *argv[])
 {
 	enum { OPT_DEV = 0x100 };
@@ -108,6 +160,7 @@ static int do_snap(int argc, char *argv[])
 	const struct fb_device **sel = NULL;
 	size_t nsel = 0;
 	int c, r, ret = FB_EXIT_OK, nargs;
+	unsigned minor;
 
 	while ((c = getopt_long(argc, argv, "ah", options, NULL)) != -1) {
 		switch (c) {
@@ -129,18 +182,24 @@ static int do_snap(int argc, char *argv[])
 	nargs = argc - optind;
 	if ((all && nargs > 1) || (!all && (nargs < 1 || nargs > 2))) {
 		ERR("%s", all ? "--all takes at most a directory"
-			      : "expected DEVICE and an optional FILE.png");
+			      : "expected DEVICE or CONNECTOR and an optional FILE.png");
 		return fb_usage_error("snap");
 	}
 	/* Before the device is read: no PNG without libpng (it is dlopen()ed). */
 	if (fb_libpng_open("snap") < 0)
 		return FB_EXIT_ERROR;
+	/* A stop signal ends it with no half-written file, 128 + N. */
+	if (!all && kms_connector_arg(argv[optind], &minor)) {
+		fb_stop_signals_catch();
+		return stop_signals_end(
+			snap_connector(argv[optind],
+				       nargs == 2 ? argv[optind + 1] : NULL));
+	}
 	if (fb_cmd_scan(&list, FB_SCAN_NODE, all) < 0)
 		return FB_EXIT_ERROR;
 	/* --all: every device into DIR; else the one DEVICE, into FILE.png. */
 	r = fb_cmd_select(&list, all ? 0 : 1, argv + optind, &sel, &nsel);
 	ret = fb_select_exit_code(r);
-	/* A stop signal ends it with no half-written file, 128 + N. */
 	fb_stop_signals_catch();
 	for (size_t i = 0; i < nsel && !fb_stop_signal; i++) {
 		const char *file = !all && nargs == 2 ? argv[optind + 1] : NULL;
@@ -149,14 +208,7 @@ static int do_snap(int argc, char *argv[])
 		if (snap_one(sel[i], devdir, file, dir) < 0)
 			ret = FB_EXIT_ERROR;
 	}
-	fb_stop_signals_restore();
-	if (fb_stop_signal) {
-		char name[32];
-
-		ERR("interrupted by %s; no file left half-written",
-		    fb_signal_name(fb_stop_signal, name, sizeof(name)));
-		ret = 128 + fb_stop_signal;
-	}
+	ret = stop_signals_end(ret);
 	free(sel);
 	fb_device_list_free(&list);
 	return ret;
@@ -165,5 +217,5 @@ static int do_snap(int argc, char *argv[])
 const struct fb_cmd fb_cmd_snap = {
 	.name = "snap",
 	.cmd = do_snap,
-	.help = "write the visible area of a framebuffer as a PNG",
+	.help = "write the visible area of a framebuffer, or what a connector shows, as a PNG",
 };

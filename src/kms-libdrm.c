@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
 #include "dlopen.h"
+#include "kms-capture.h"
 #include "kms-read.h"
 #include "log.h"
 
@@ -118,12 +120,11 @@ static int open_card(unsigned minor, char *reason, size_t reason_len)
 	return fd;
 }
 
-static int kms_card_read_libdrm(unsigned minor, struct kms_card *card, char *reason,
-				size_t reason_len)
+static const struct kms_drm_ops *libdrm_ops(void)
 {
-	char dri[64];
-	int fd, r;
-	const struct kms_drm_ops o = {
+	static struct kms_drm_ops o;
+
+	o = (struct kms_drm_ops){
 		.get_resources = sym.drmModeGetResources,
 		.free_resources = sym.drmModeFreeResources,
 		.get_plane_resources = sym.drmModeGetPlaneResources,
@@ -144,11 +145,20 @@ static int kms_card_read_libdrm(unsigned minor, struct kms_card *card, char *rea
 		.free_property = sym.drmModeFreeProperty,
 		.close_handle = gem_close,
 	};
+	return &o;
+}
+
+static int kms_card_read_libdrm(unsigned minor, struct kms_card *card, char *reason,
+				size_t reason_len)
+{
+	char dri[64];
+	int fd, r;
+
 	fd = open_card(minor, reason, reason_len);
 	if (fd < 0)
 		return fd;
 	driver_name(fd, card);
-	r = kms_read_card(&o, fd, card, reason, reason_len);
+	r = kms_read_card(libdrm_ops(), fd, card, reason, reason_len);
 	close(fd);
 	if (r < 0)
 		return r;
@@ -166,4 +176,82 @@ int kms_card_read(unsigned minor, struct kms_card *card, char *reason, size_t re
 		return -ELIBACC;
 	}
 	return kms_card_read_libdrm(minor, card, reason, reason_len);
+}
+
+/*
+ * A GEM buffer mapped read-only: the dumb map (what a dumb buffer, and so
+ * fbcon's, offers), else a PRIME export mapped (what kmsgrab maps), the
+ * dma-buf's fd closed at once: the mapping alone holds it until unmapped.
+ */
+static void *gem_map(int fd, uint32_t handle, size_t len)
+{
+	struct drm_mode_map_dumb md = { .handle = handle };
+	struct drm_prime_handle ph = { .handle = handle, .flags = DRM_CLOEXEC };
+	void *map;
+	int e;
+
+	if (ioctl(fd, DRM_IOCTL_MODE_MAP_DUMB, &md) == 0) {
+		map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, (off_t)md.offset);
+		if (map != MAP_FAILED)
+			return map;
+		DBG("GEM handle %u: dumb map of %zu bytes: %m; trying PRIME", handle, len);
+	}
+	if (ioctl(fd, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph) < 0)
+		return NULL;
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED, ph.fd, 0);
+	e = errno;
+	close(ph.fd);
+	errno = e;
+	return map == MAP_FAILED ? NULL : map;
+}
+
+static void gem_unmap(void *map, size_t len)
+{
+	munmap(map, len);
+}
+
+int kms_connector_snap(const char *connector, struct kms_snap *snap, char *reason,
+		       size_t reason_len)
+{
+	struct kms_capture_ops ops = { .map = gem_map, .unmap = gem_unmap };
+	const char *name;
+	unsigned minor;
+	int fd, r;
+
+	memset(snap, 0, sizeof(*snap));
+	name = kms_connector_arg(connector, &minor);
+	if (!name) {
+		snprintf(reason, reason_len, "not a connector name (cardN-TYPE-I)");
+		return -EINVAL;
+	}
+	if (libdrm_open() < 0) {
+		snprintf(reason, reason_len, "cannot tell (libdrm not found)");
+		return -EOPNOTSUPP;
+	}
+	fd = open_card(minor, reason, reason_len);
+	if (fd == -ENOENT) {
+		char sys[KMS_CONNECTOR_NAME_MAX + 32];
+
+		snprintf(sys, sizeof(sys), "/sys/class/drm/%s", name);
+		if (access(sys, F_OK) < 0) {
+			snprintf(reason, reason_len, "no such connector");
+			return -ENODEV;
+		}
+		snprintf(reason, reason_len,
+			 "no node /dev/dri/card%u (devtmpfs makes it; else mknod -m 600 "
+			 "/dev/dri/card%u c 226 %u)",
+			 minor, minor, minor);
+		return -ENOENT;
+	}
+	if (fd == -EACCES || fd == -EPERM) {
+		snprintf(reason + strlen(reason), reason_len - strlen(reason),
+			 " (reading what is shown needs root)");
+		return -EACCES;
+	}
+	if (fd < 0)
+		return fd;
+	ops.drm = libdrm_ops();
+	r = kms_capture_card(&ops, fd, minor, name, snap, reason, reason_len);
+	close(fd);
+	return r;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kms-capture.h"
 #include "kms.h"
 
 const char fb_kms_backend_name[] = "none (static build)";
@@ -17,5 +18,19 @@ int kms_card_read(unsigned minor, struct kms_card *card, char *reason, size_t re
 	memset(card, 0, sizeof(*card));
 	card->minor = minor;
 	snprintf(reason, reason_len, "not in the static build");
+	return -EOPNOTSUPP;
+}
+
+int kms_connector_snap(const char *connector, struct kms_snap *snap, char *reason,
+		       size_t reason_len)
+{
+	unsigned minor;
+
+	memset(snap, 0, sizeof(*snap));
+	if (!kms_connector_arg(connector, &minor)) {
+		snprintf(reason, reason_len, "not a connector name (cardN-TYPE-I)");
+		return -EINVAL;
+	}
+	snprintf(reason, reason_len, "cannot tell (not in the static build)");
 	return -EOPNOTSUPP;
 }

@@ -119,7 +119,8 @@ static int read_plane(const struct kms_drm_ops *ops, int fd, uint32_t id,
 		      struct kms_plane *pl)
 {
 	drmModePlanePtr plane = ops->get_plane(fd, id);
-	KMS_PROPS(p, "type", "CRTC_X", "CRTC_Y", "CRTC_W", "CRTC_H");
+	KMS_PROPS(p, "type", "CRTC_X", "CRTC_Y", "CRTC_W", "CRTC_H", "SRC_X", "SRC_Y",
+		  "SRC_W", "SRC_H");
 
 	if (!plane)
 		return -errno;
@@ -139,6 +140,13 @@ static int read_plane(const struct kms_drm_ops *ops, int fd, uint32_t id,
 		pl->crtc_y = (int32_t)p.values[2];
 		pl->crtc_w = (uint32_t)p.values[3];
 		pl->crtc_h = (uint32_t)p.values[4];
+	}
+	pl->have_src = p.have[5] && p.have[6] && p.have[7] && p.have[8];
+	if (pl->have_src) {
+		pl->src_x = (uint32_t)p.values[5];
+		pl->src_y = (uint32_t)p.values[6];
+		pl->src_w = (uint32_t)p.values[7];
+		pl->src_h = (uint32_t)p.values[8];
 	}
 	return 0;
 }

@@ -53,3 +53,24 @@ int kms_read_card(const struct kms_drm_ops *ops, int fd, struct kms_card *card,
  * cannot be told is KMS_OWNER_UNKNOWN with its reason.
  */
 void kms_owner_resolve(struct kms_card *card, const char *dri_dir);
+
+struct kms_snap;
+
+/* What snap CONNECTOR adds to the reader's calls (src/kms-capture.c). */
+struct kms_capture_ops {
+	const struct kms_drm_ops *drm; /* its close_handle is required here */
+	/* len bytes of GEM handle's buffer mapped read-only, or NULL with
+	 * errno set */
+	void *(*map)(int fd, uint32_t handle, size_t len);
+	void (*unmap)(void *map, size_t len);
+};
+
+/*
+ * kms_connector_snap() on card fd (cardN, N = minor): read the card, find
+ * connector, GETFB2 the FB its primary plane shows, map, copy, convert.
+ * Every handle GETFB2 gave is closed and the mapping undone before it
+ * returns.  0, or -errno with reason filled (see kms-capture.h).
+ */
+int kms_capture_card(const struct kms_capture_ops *ops, int fd, unsigned minor,
+		     const char *connector, struct kms_snap *snap, char *reason,
+		     size_t reason_len);

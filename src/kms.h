@@ -65,6 +65,8 @@ struct kms_plane {
 	int32_t crtc_x, crtc_y; /* where on the CRTC (atomic properties) */
 	uint32_t crtc_w, crtc_h;
 	bool have_position; /* the driver told CRTC_X .. CRTC_H */
+	uint32_t src_x, src_y, src_w, src_h; /* what of the FB it shows, 16.16 */
+	bool have_src; /* the driver told SRC_X .. SRC_H */
 };
 
 /* DRM_MODE_CONNECTED .. DRM_MODE_UNKNOWNCONNECTION */

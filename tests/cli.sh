@@ -82,6 +82,15 @@ expect 4 "" "fb0: no such framebuffer" -- list fb0
 for cmd in list info doctor holders bench snap unload; do
 	expect 4 "" "fb9: no such framebuffer" -- $cmd fb9 --dev "$work"
 done
+# snap CONNECTOR: a connector that is not there is exit 4 too; the static
+# build cannot read KMS and says so (exit 1) before it looks.
+if "$FBCLASSCTL" --version | grep -q '^drm: none'; then
+	expect 1 "" "card9-Virtual-1: cannot tell (not in the static build)" -- snap card9-Virtual-1 "$work/c.png"
+else
+	expect 4 "" "card9-Virtual-1: no such connector" -- snap card9-Virtual-1 "$work/c.png"
+	expect 4 "" "card9-Virtual-1: no such connector" -- snap /sys/class/drm/card9-Virtual-1
+fi
+expect 2 "" "expected DEVICE or CONNECTOR and an optional FILE.png" -- snap card0-Virtual-1 a.png b.png
 # A --dev that is a file is a usage error, in every command that takes one.
 for cmd in list info holders bench snap doctor coldplug hotplug daemon "unload fb0" "set fb0"; do
 	# shellcheck disable=SC2086

@@ -226,6 +226,7 @@ file_checks() {
 	offers "fbclassctl bench --snap $d/s" "$d/sub"
 	offers "fbclassctl daemon --config $d/" "$d/notes.txt" "$d/shot.png" "$d/sub"
 	offers "fbclassctl snap fb0 $d/" "$d/shot.png" "$d/sub"
+	offers "fbclassctl snap card0-Virtual-1 $d/" "$d/shot.png" "$d/sub"
 	offers "fbclassctl snap --dev $d fb0 $d/" "$d/shot.png" "$d/sub"
 	offers "fbclassctl snap --all $d/" "$d/sub"
 	offers "fbclassctl snap fb0 $d/shot.png $d/"
@@ -249,13 +250,16 @@ device_checks() {
 	offers "fbclassctl wait fb0 "
 	offers "fbclassctl info /dev/f" /dev/fb0 /dev/fb1
 	offers "fbclassctl holders /sys/" /sys/class/graphics/fb0 /sys/class/graphics/fb1
-	offers "fbclassctl snap " fb0 fb1
+	offers "fbclassctl snap " card0-Virtual-1 card1-Virtual-2 fb0 fb1
+	offers "fbclassctl snap card" card0-Virtual-1 card1-Virtual-2
 	# which commands take devices: as their usage line says
 	for cmd in $cmds; do
 		usage=$("$FBCLASSCTL" "$cmd" --help | head -n 1)
 		want=
 		case $usage in *DEVICE* | *fbN*) want="fb0 fb1" ;; esac
 		"$FBCLASSCTL" "$cmd" --help | grep -q cardN && want="card0 card1 $want"
+		"$FBCLASSCTL" "$cmd" --help | grep -q '^ *fbclassctl .* CONNECTOR' &&
+			want="card0-Virtual-1 card1-Virtual-2 $want"
 		# shellcheck disable=SC2086
 		offers "fbclassctl $cmd " $want
 		# an option without an argument leaves the next word a device

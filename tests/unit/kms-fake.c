@@ -16,6 +16,21 @@
 
 struct kms_fake kms_fake;
 
+int kms_fake_load(const char *name, char *dir, size_t dir_len)
+{
+	const char *top = getenv("top_srcdir");
+	char path[600];
+
+	snprintf(dir, dir_len, "%s/tests/unit/kms/%s", top ? top : ".", name);
+	snprintf(path, sizeof(path), "%s/drm_info.json", dir);
+	json_object_put(kms_fake.root);
+	memset(&kms_fake, 0, sizeof(kms_fake));
+	kms_fake.root = json_object_from_file(path);
+	if (!kms_fake.root)
+		fprintf(stderr, "%s: cannot read it\n", path);
+	return kms_fake.root ? 0 : -1;
+}
+
 static json_object *card(void)
 {
 	json_object *c = NULL;
@@ -203,10 +218,18 @@ static drmModeFB2Ptr get_fb2(int fd, uint32_t id)
 		f->fb_id = id;
 		f->width = (uint32_t)num(fb, "width");
 		f->height = (uint32_t)num(fb, "height");
-		f->pixel_format = (uint32_t)num(fb, "format");
+		f->pixel_format =
+			kms_fake.fourcc ? kms_fake.fourcc : (uint32_t)num(fb, "format");
+		f->pitches[0] =
+			(uint32_t)num(json_object_array_get_idx(get(fb, "planes"), 0),
+				      "pitch");
+		f->offsets[0] =
+			(uint32_t)num(json_object_array_get_idx(get(fb, "planes"), 0),
+				      "offset");
 		f->modifier = kms_fake.modifier ? kms_fake.modifier : num(fb, "modifier");
 		f->flags = f->modifier ? DRM_MODE_FB_MODIFIERS : 0;
 		f->handles[0] = kms_fake.handle;
+		kms_fake.given_handles += kms_fake.handle != 0;
 		return f;
 	}
 	errno = ENOENT;

@@ -21,17 +21,7 @@ static char dir[512];
 
 static int load(const char *name)
 {
-	const char *top = getenv("top_srcdir");
-	char path[600];
-
-	snprintf(dir, sizeof(dir), "%s/tests/unit/kms/%s", top ? top : ".", name);
-	snprintf(path, sizeof(path), "%s/drm_info.json", dir);
-	json_object_put(kms_fake.root);
-	memset(&kms_fake, 0, sizeof(kms_fake));
-	kms_fake.root = json_object_from_file(path);
-	if (!kms_fake.root)
-		fprintf(stderr, "%s: cannot read it\n", path);
-	return kms_fake.root ? 0 : -1;
+	return kms_fake_load(name, dir, sizeof(dir));
 }
 
 static int read_card(struct kms_card *card, const char *dri_dir)

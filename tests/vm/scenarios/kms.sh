@@ -7,7 +7,9 @@
 # read nor list nor doctor changes the screen (qemu's screendump before
 # and after, held equal by host_check) or the DRM master (debugfs'
 # clients); the kernel makes a plain opener master, and the reader drops
-# it (strace).  One boot per kernel covers it all.
+# it (strace).  snap card0-Virtual-1 equals the screendump on the console
+# (and snap fb0) and under modetest, and needs root (snapc_*).  One boot
+# per kernel covers it all.
 # shellcheck shell=sh disable=SC2034,SC2016
 QEMU_VGA=std
 QEMU_SCREENDUMP=1
@@ -17,7 +19,7 @@ KCMDLINE=""
 MODULES="bochs"
 GUEST_TOOLS="modetest drm_info strace"
 GUEST_HELPERS="unit/kms-dump"
-# 14 screendumps of 3 s each, on top of the boot: more than VM_TIMEOUT
+# 18 screendumps of 3 s each, on top of the boot: more than VM_TIMEOUT
 # when the host is busy
 BOOT_TIMEOUT=300
 
@@ -116,6 +118,98 @@ shown() {
 		" \(.owner.pid) \(.owner.master)")' "$1" | head -n 1
 }
 
+# ---- snap CONNECTOR (issue 23): what card0-Virtual-1 shows, against qemu ----
+# snapc_round NAME: qemu's screendump, snap card0-Virtual-1, a screendump
+# again; the PNG goes to the host, whose snapc_host_check holds it against
+# the first screendump pixel for pixel and the two screendumps equal (snap
+# changed nothing on screen).  holders card0 names the same DRM master
+# before and after.
+snapc_round() {
+	_m0=$(fbclassctl holders card0 2>&1 | grep 'DRM master:')
+	screendump "snapc-$1"
+	fbclassctl snap card0-Virtual-1 "/tmp/snapc-$1.png" >"/tmp/snapc-$1.out" 2>&1
+	_rc=$?
+	screendump "snapc-$1-after"
+	t_is "$_rc" 0 "snap CONNECTOR, $1: snap card0-Virtual-1 exits 0"
+	[ "$_rc" = 0 ] || t_diag_stdin <"/tmp/snapc-$1.out"
+	t_is "$(fbclassctl holders card0 2>&1 | grep 'DRM master:')" "$_m0" \
+		"snap CONNECTOR, $1: holders card0 names the same DRM master after snap (${_m0#*: })"
+	out_file "/tmp/snapc-$1.png" "snapc-$1.png"
+}
+
+# snapc_nobody NAME WANT: snap card0-Virtual-1 as uid 65534 exits 1 with
+# WANT in its message, and writes nothing
+snapc_nobody() {
+	mkdir -p /tmp/nb && chmod 777 /tmp/nb
+	su -s /bin/sh -c "$(command -v fbclassctl) snap card0-Virtual-1 /tmp/nb/x.png" \
+		nobody >"/tmp/snapc-$1.out" 2>&1
+	t_is "$?" 1 "snap CONNECTOR, $1: not root, snap card0-Virtual-1 exits 1"
+	t_diag "$1: $(cat "/tmp/snapc-$1.out")"
+	t_check "snap CONNECTOR, $1: it says why ($2)" grep -q "$2" "/tmp/snapc-$1.out"
+	t_check "snap CONNECTOR, $1: no file written" test ! -e /tmp/nb/x.png
+}
+
+# snapc_console: at the console, snap card0-Virtual-1 is qemu's screen and
+# snap fb0 byte for byte; a caller that is not root is told it needs root,
+# through a node it cannot open and through one it can (GETFB2 then gives
+# it no handle)
+snapc_console() {
+	snapc_round console
+	fbclassctl snap fb0 /tmp/snapc-fb0.png >/dev/null 2>&1
+	t_check "snap CONNECTOR, console: the PNG equals snap fb0's byte for byte" \
+		cmp /tmp/snapc-console.png /tmp/snapc-fb0.png
+	grep -q '^nobody:' /etc/passwd 2>/dev/null ||
+		echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
+	# the initramfs's root comes from a mktemp -d, 0700: nobody could run nothing
+	chmod 755 /
+	_m0=$(masters)
+	snapc_nobody nobody-0600 "card0-Virtual-1: /dev/dri/card0: Permission denied (reading what is shown needs root)"
+	chmod 666 /dev/dri/card0
+	snapc_nobody nobody-0666 "card0-Virtual-1: GETFB2 gave no handle to FB [0-9]*'s buffer: reading it needs root (CAP_SYS_ADMIN)"
+	chmod 600 /dev/dri/card0
+	t_is "$(masters)" "$_m0" "snap CONNECTOR, not root: the DRM master is as before (${_m0:-none})"
+	snapc_trace
+}
+
+# snapc_trace: snap's ioctls at the console, traced: the master its open
+# gave dropped, the buffer dumb-mapped, every handle GETFB2 gave closed
+snapc_trace() {
+	strace -f -e trace=ioctl -o /tmp/snapc.strace fbclassctl snap card0-Virtual-1 \
+		/tmp/snapc-trace.png >/dev/null 2>&1
+	_g=$(grep -c 'DRM_IOCTL_MODE_GETFB2.* = 0$' /tmp/snapc.strace)
+	t_check "snap CONNECTOR, trace: GETFB2 is traced" test "$_g" -gt 0
+	t_is "$(grep -c 'DRM_IOCTL_GEM_CLOSE.* = 0$' /tmp/snapc.strace)" "$_g" \
+		"snap CONNECTOR, trace: each of the $_g handles GETFB2 gave is closed"
+	t_is "$(grep -c 'DRM_IOCTL_DROP_MASTER.* = 0$' /tmp/snapc.strace)" 1 \
+		"snap CONNECTOR, trace: the master its open gave is dropped"
+	t_is "$(grep -c 'DRM_IOCTL_MODE_MAP_DUMB.* = 0$' /tmp/snapc.strace)" 1 \
+		"snap CONNECTOR, trace: the buffer is dumb-mapped once"
+	out_file /tmp/snapc.strace snapc.strace
+}
+
+# snapc_host_check: on the host, each snap PNG equals its screendump
+snapc_host_check() {
+	_bad=0
+	for r in console modetest; do
+		_h=$(head -n 3 "snapc-$r.ppm" | wc -c)
+		{ sed -n 2p "snapc-$r.ppm" && tail -c +"$((_h + 1))" "snapc-$r.ppm"; } >"snapc-$r.rgb"
+		if "${top_builddir:-.}/tests/vm/host/pngcmp" "snapc-$r.png" "snapc-$r.rgb"; then
+			echo "ok - snap CONNECTOR, $r: snap card0-Virtual-1 equals qemu's screendump pixel for pixel"
+		else
+			echo "not ok - snap CONNECTOR, $r: snap card0-Virtual-1 differs from qemu's screendump (snapc-$r.png, snapc-$r.ppm)"
+			_bad=1
+		fi
+		if cmp -s "snapc-$r.ppm" "snapc-$r-after.ppm"; then
+			echo "ok - snap CONNECTOR, $r: the screen is as it was before snap"
+		else
+			echo "not ok - snap CONNECTOR, $r: snap changed the screen (snapc-$r.ppm, snapc-$r-after.ppm)"
+			_bad=1
+		fi
+	done
+	return "$_bad"
+}
+# ---- end of snap CONNECTOR ----
+
 scenario() {
 	t_check "modprobe bochs" modprobe bochs
 	t_check "fb0 appears" sysfs_wait /sys/class/graphics/fb0 10
@@ -140,6 +234,7 @@ scenario() {
 	t_is "$(drops console)" 1 "console: the reader drops the master its open gave it"
 	read_round console
 	list_round console yes 0
+	snapc_console
 	t_check "console: doctor fb0 says it is on screen" grep -qE '^ok +fb0 +shown +fb0 is on screen' /tmp/console.doctor
 	t_is "$(shown /tmp/console.json)" "1280x800 1280x800 fbcon [fbcon] 0 false" \
 		"console: the primary plane shows fbcon's 1280x800 FB, owner [fbcon]"
@@ -160,6 +255,7 @@ scenario() {
 	t_is "$(drops modetest)" 0 "modetest: the reader has no master to drop"
 	read_round modetest
 	list_round modetest no 1
+	snapc_round modetest
 	t_check "modetest: doctor fb0 names what the connector shows, and whose" grep -q \
 		"card0-Virtual-1 shows FB [0-9]* 800x600 XR24 of modetest\[$mtpid\], DRM master" /tmp/modetest.doctor
 	t_is "$(shown /tmp/modetest.json)" "800x600 800x600 process modetest $mtpid true" \
@@ -202,5 +298,6 @@ host_check() {
 		echo "not ok - console: qemu shows $(head -c 16 console-before.ppm | tr '\n' ' ')"
 		_rc=1
 	fi
+	snapc_host_check || _rc=1
 	return "$_rc"
 }
