@@ -16,6 +16,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 die() { echo "vm-initramfs: $*" >&2; exit 1; }
 
 stage=$(mktemp -d "${TMPDIR:-/tmp}/fbclassctl-vm-root.XXXXXX")
+# mktemp makes it 0700: the guest's / must let every user in (su nobody)
+chmod 0755 "$stage"
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,vm,etc}
 
