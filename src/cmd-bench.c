@@ -351,20 +351,26 @@ static int bench_parse_strategies(struct bench_cli *cli, char *list)
 /* 0, -EINVAL for a usage error (said), or -ENOMEM (said). */
 static int bench_parse_args(int argc, char *argv[], struct bench_cli *cli)
 {
-	enum { OPT_DEV = 0x100, OPT_SNAP };
+	enum { OPT_SNAP = FB_CMD_OPT_OWN };
 	static const struct option options[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "quick", no_argument, NULL, 'q' },
 		{ "strategy", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "dev", required_argument, NULL, OPT_DEV },
+		FB_CMD_OPTION_JSON,
+		FB_CMD_OPTION_DEV,
 		{ "snap", required_argument, NULL, OPT_SNAP },
-		{ "help", no_argument, NULL, 'h' },
+		FB_CMD_OPTION_HELP,
 		{},
 	};
+	const struct fb_cmd_common common = { &cli->devdir, &cli->json, &cli->help };
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "d:qs:Jh", options, NULL)) != -1) {
+		r = fb_cmd_common_option(&common, c, optarg);
+		if (r < 0 || cli->help)
+			return r;
+		if (r > 0)
+			continue;
 		switch (c) {
 		case 'd':
 			if (parse_seconds(optarg, false, &cli->opts.duration) < 0) {
@@ -381,20 +387,9 @@ static int bench_parse_args(int argc, char *argv[], struct bench_cli *cli)
 			if (r < 0)
 				return r;
 			break;
-		case 'J':
-			cli->json = true;
-			break;
-		case OPT_DEV:
-			cli->devdir = optarg;
-			if (node_devdir_check(optarg) < 0)
-				return -EINVAL;
-			break;
 		case OPT_SNAP:
 			cli->snap_dir = optarg;
 			break;
-		case 'h':
-			cli->help = true;
-			return 0;
 		default:
 			return -EINVAL;
 		}

@@ -41,39 +41,34 @@ struct doctor_cli {
 /* 0, or -EINVAL for a usage error (said). */
 static int doctor_parse_args(int argc, char *argv[], struct doctor_cli *cli)
 {
-	enum { OPT_DEV = 0x100, OPT_PROC, OPT_BOOT };
+	enum { OPT_PROC = FB_CMD_OPT_OWN, OPT_BOOT };
 	static const struct option options[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "dev", required_argument, NULL, OPT_DEV },
+		FB_CMD_OPTION_JSON,
+		FB_CMD_OPTION_DEV,
 		{ "proc", required_argument, NULL, OPT_PROC },
 		{ "boot", required_argument, NULL, OPT_BOOT },
-		{ "help", no_argument, NULL, 'h' },
+		FB_CMD_OPTION_HELP,
 		{},
 	};
-	int c;
+	const struct fb_cmd_common common = { &cli->o.devdir, &cli->json, &cli->help };
+	int c, r;
 
 	cli->o = (struct doctor_opts){ .devdir = "/dev",
 				       .proc_dir = "/proc",
 				       .boot_dir = "/boot" };
 	while ((c = getopt_long(argc, argv, "Jh", options, NULL)) != -1) {
+		r = fb_cmd_common_option(&common, c, optarg);
+		if (r < 0 || cli->help)
+			return r;
+		if (r > 0)
+			continue;
 		switch (c) {
-		case 'J':
-			cli->json = true;
-			break;
-		case OPT_DEV:
-			cli->o.devdir = optarg;
-			if (node_devdir_check(optarg) < 0)
-				return -EINVAL;
-			break;
 		case OPT_PROC:
 			cli->o.proc_dir = optarg;
 			break;
 		case OPT_BOOT:
 			cli->o.boot_dir = optarg;
 			break;
-		case 'h':
-			cli->help = true;
-			return 0;
 		default:
 			return -EINVAL;
 		}

@@ -165,36 +165,27 @@ struct holders_opts {
 /* 0, or -EINVAL for a usage error. */
 static int holders_parse_args(int argc, char *argv[], struct holders_opts *o)
 {
-	enum { OPT_DEV = 0x100, OPT_PROC };
+	enum { OPT_PROC = FB_CMD_OPT_OWN };
 	static const struct option options[] = {
-		{ "json", no_argument, NULL, 'J' },
-		{ "dev", required_argument, NULL, OPT_DEV },
+		FB_CMD_OPTION_JSON,
+		FB_CMD_OPTION_DEV,
 		{ "proc", required_argument, NULL, OPT_PROC },
-		{ "help", no_argument, NULL, 'h' },
+		FB_CMD_OPTION_HELP,
 		{},
 	};
-	int c;
+	const struct fb_cmd_common common = { &o->devdir, &o->json, &o->help };
+	int c, r;
 
 	*o = (struct holders_opts){ .devdir = "/dev", .procdir = "/proc" };
 	while ((c = getopt_long(argc, argv, "Jh", options, NULL)) != -1) {
-		switch (c) {
-		case 'J':
-			o->json = true;
-			break;
-		case OPT_DEV:
-			o->devdir = optarg;
-			if (node_devdir_check(optarg) < 0)
-				return -EINVAL;
-			break;
-		case OPT_PROC:
-			o->procdir = optarg;
-			break;
-		case 'h':
-			o->help = true;
-			return 0;
-		default:
+		r = fb_cmd_common_option(&common, c, optarg);
+		if (r < 0 || o->help)
+			return r;
+		if (r > 0)
+			continue;
+		if (c != OPT_PROC)
 			return -EINVAL;
-		}
+		o->procdir = optarg;
 	}
 	return 0;
 }

@@ -641,40 +641,31 @@ struct info_opts {
 /* 0, or -EINVAL for a usage error (said). */
 static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 {
-	enum { OPT_FBSET = 256, OPT_DEV, OPT_NO_TEMP_NODE };
+	enum { OPT_FBSET = FB_CMD_OPT_OWN, OPT_NO_TEMP_NODE };
 	static const struct option options[] = {
-		{ "json", no_argument, NULL, 'J' },
+		FB_CMD_OPTION_JSON,
 		{ "fbset", no_argument, NULL, OPT_FBSET },
-		{ "dev", required_argument, NULL, OPT_DEV },
+		FB_CMD_OPTION_DEV,
 		{ "no-temp-node", no_argument, NULL, OPT_NO_TEMP_NODE },
-		{ "help", no_argument, NULL, 'h' },
+		FB_CMD_OPTION_HELP,
 		{},
 	};
-	int c;
+	const struct fb_cmd_common common = { &o->devdir, &o->json, &o->help };
+	int c, r;
 
 	*o = (struct info_opts){ .devdir = "/dev", .allow_private = true };
 	while ((c = getopt_long(argc, argv, "Jh", options, NULL)) != -1) {
-		switch (c) {
-		case 'J':
-			o->json = true;
-			break;
-		case OPT_FBSET:
+		r = fb_cmd_common_option(&common, c, optarg);
+		if (r < 0 || o->help)
+			return r;
+		if (r > 0)
+			continue;
+		if (c == OPT_FBSET)
 			o->fbset = true;
-			break;
-		case OPT_DEV:
-			o->devdir = optarg;
-			if (node_devdir_check(optarg) < 0)
-				return -EINVAL;
-			break;
-		case OPT_NO_TEMP_NODE:
+		else if (c == OPT_NO_TEMP_NODE)
 			o->allow_private = false;
-			break;
-		case 'h':
-			o->help = true;
-			return 0;
-		default:
+		else
 			return -EINVAL;
-		}
 	}
 	if (o->json && o->fbset) {
 		ERR("--json and --fbset are mutually exclusive");

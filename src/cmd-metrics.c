@@ -28,39 +28,35 @@ static void metrics_usage(void)
 
 static int do_metrics(int argc, char *argv[])
 {
-	enum { OPT_DEV = 0x100 };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
-		{ "dev", required_argument, NULL, OPT_DEV },
-		{ "help", no_argument, NULL, 'h' },
+		FB_CMD_OPTION_DEV,
+		FB_CMD_OPTION_HELP,
 		{},
 	};
 	struct metrics_opts o = { .devdir = "/dev",
 				  .proc_dir = "/proc",
 				  .boot_dir = "/boot" };
 	const char *output = NULL;
+	bool help = false;
+	const struct fb_cmd_common common = { .devdir = &o.devdir, .help = &help };
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			if (!*optarg) {
-				ERR("--output: empty file name");
-				return fb_usage_error("metrics");
-			}
-			output = optarg;
-			break;
-		case OPT_DEV:
-			if (node_devdir_check(optarg) < 0)
-				return fb_usage_error("metrics");
-			o.devdir = optarg;
-			break;
-		case 'h':
+		r = fb_cmd_common_option(&common, c, optarg);
+		if (r < 0 || (r == 0 && c != 'o'))
+			return fb_usage_error("metrics");
+		if (help) {
 			metrics_usage();
 			return FB_EXIT_OK;
-		default:
+		}
+		if (c != 'o')
+			continue;
+		if (!*optarg) {
+			ERR("--output: empty file name");
 			return fb_usage_error("metrics");
 		}
+		output = optarg;
 	}
 	if (optind < argc) {
 		ERR("metrics: unexpected argument '%s'", argv[optind]);

@@ -147,15 +147,15 @@ static int stop_signals_end(int ret)
 
 static int do_snap(int argc, char *argv[])
 {
-	enum { OPT_DEV = 0x100 };
 	static const struct option options[] = {
 		{ "all", no_argument, NULL, 'a' },
-		{ "dev", required_argument, NULL, OPT_DEV },
-		{ "help", no_argument, NULL, 'h' },
+		FB_CMD_OPTION_DEV,
+		FB_CMD_OPTION_HELP,
 		{},
 	};
 	const char *devdir = "/dev";
-	bool all = false;
+	bool all = false, help = false;
+	const struct fb_cmd_common common = { .devdir = &devdir, .help = &help };
 	struct fb_device_list list = {};
 	const struct fb_device **sel = NULL;
 	size_t nsel = 0;
@@ -163,21 +163,15 @@ static int do_snap(int argc, char *argv[])
 	unsigned minor;
 
 	while ((c = getopt_long(argc, argv, "ah", options, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			all = true;
-			break;
-		case OPT_DEV:
-			devdir = optarg;
-			if (node_devdir_check(optarg) < 0)
-				return fb_usage_error("snap");
-			break;
-		case 'h':
+		r = fb_cmd_common_option(&common, c, optarg);
+		if (r < 0 || (r == 0 && c != 'a'))
+			return fb_usage_error("snap");
+		if (help) {
 			snap_usage();
 			return FB_EXIT_OK;
-		default:
-			return fb_usage_error("snap");
 		}
+		if (c == 'a')
+			all = true;
 	}
 	nargs = argc - optind;
 	if ((all && nargs > 1) || (!all && (nargs < 1 || nargs > 2))) {

@@ -12,6 +12,7 @@
 #include "fbclass.h"
 #include "log.h"
 #include "nodemgr.h"
+#include "nodes.h"
 
 int fb_usage_error(const char *cmd)
 {
@@ -84,6 +85,25 @@ int fb_exit_code(int r)
 int fb_select_exit_code(int r)
 {
 	return r == -ENODEV ? FB_EXIT_NO_DEVICE : fb_exit_code(r);
+}
+
+int fb_cmd_common_option(const struct fb_cmd_common *t, int c, const char *arg)
+{
+	if (c == 'J' && t->json) {
+		*t->json = true;
+		return 1;
+	}
+	if (c == 'h' && t->help) {
+		*t->help = true;
+		return 1;
+	}
+	if (c == FB_CMD_OPT_DEV && t->devdir) {
+		if (node_devdir_check(arg) < 0)
+			return -EINVAL;
+		*t->devdir = arg;
+		return 1;
+	}
+	return 0;
 }
 
 static bool is_hotplug_option(int c)

@@ -73,6 +73,31 @@ int fb_cmd_select(const struct fb_device_list *list, int argc, char *const argv[
 		  const struct fb_device ***sel, size_t *n);
 
 /*
+ * The options that mean the same in every command that takes them:
+ * -J/--json, --dev DIR (checked with node_devdir_check) and -h/--help.
+ * A command puts FB_CMD_OPTION_* in its getopt table, numbers its own
+ * long-only options from FB_CMD_OPT_OWN, and hands each getopt_long()
+ * result to fb_cmd_common_option() before its own switch.
+ */
+#define FB_CMD_OPT_DEV 0x100
+#define FB_CMD_OPT_OWN 0x101
+/* clang-format off */
+#define FB_CMD_OPTION_JSON { "json", no_argument, NULL, 'J' }
+#define FB_CMD_OPTION_DEV  { "dev", required_argument, NULL, FB_CMD_OPT_DEV }
+#define FB_CMD_OPTION_HELP { "help", no_argument, NULL, 'h' }
+/* clang-format on */
+
+/* Where the common options land; NULL for an option the command lacks. */
+struct fb_cmd_common {
+	const char **devdir;
+	bool *json, *help;
+};
+/* 1 when c is a common option the command has (taken into t), 0 when it
+ * is the command's own, -EINVAL when --dev names no usable directory
+ * (said). */
+int fb_cmd_common_option(const struct fb_cmd_common *t, int c, const char *arg);
+
+/*
  * The options of coldplug (all of them) or, without coldplug, of hotplug
  * (--dev, --config, --dry-run, --full-scan; another coldplug option is
  * named as one).
