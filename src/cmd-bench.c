@@ -365,12 +365,7 @@ static int bench_parse_args(int argc, char *argv[], struct bench_cli *cli)
 	const struct fb_cmd_common common = { &cli->devdir, &cli->json, &cli->help };
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "d:qs:Jh", options, NULL)) != -1) {
-		r = fb_cmd_common_option(&common, c, optarg);
-		if (r < 0 || cli->help)
-			return r;
-		if (r > 0)
-			continue;
+	while ((c = fb_cmd_getopt(argc, argv, "d:qs:Jh", options, &common)) != -1) {
 		switch (c) {
 		case 'd':
 			if (parse_seconds(optarg, false, &cli->opts.duration) < 0) {

@@ -51,17 +51,12 @@ static int doctor_parse_args(int argc, char *argv[], struct doctor_cli *cli)
 		{},
 	};
 	const struct fb_cmd_common common = { &cli->o.devdir, &cli->json, &cli->help };
-	int c, r;
+	int c;
 
 	cli->o = (struct doctor_opts){ .devdir = "/dev",
 				       .proc_dir = "/proc",
 				       .boot_dir = "/boot" };
-	while ((c = getopt_long(argc, argv, "Jh", options, NULL)) != -1) {
-		r = fb_cmd_common_option(&common, c, optarg);
-		if (r < 0 || cli->help)
-			return r;
-		if (r > 0)
-			continue;
+	while ((c = fb_cmd_getopt(argc, argv, "Jh", options, &common)) != -1) {
 		switch (c) {
 		case OPT_PROC:
 			cli->o.proc_dir = optarg;
@@ -73,6 +68,8 @@ static int doctor_parse_args(int argc, char *argv[], struct doctor_cli *cli)
 			return -EINVAL;
 		}
 	}
+	if (cli->help)
+		return 0;
 	if (optind + 1 < argc) {
 		ERR("doctor: one device at a time (fbN or cardN)");
 		return -EINVAL;

@@ -174,15 +174,10 @@ static int holders_parse_args(int argc, char *argv[], struct holders_opts *o)
 		{},
 	};
 	const struct fb_cmd_common common = { &o->devdir, &o->json, &o->help };
-	int c, r;
+	int c;
 
 	*o = (struct holders_opts){ .devdir = "/dev", .procdir = "/proc" };
-	while ((c = getopt_long(argc, argv, "Jh", options, NULL)) != -1) {
-		r = fb_cmd_common_option(&common, c, optarg);
-		if (r < 0 || o->help)
-			return r;
-		if (r > 0)
-			continue;
+	while ((c = fb_cmd_getopt(argc, argv, "Jh", options, &common)) != -1) {
 		if (c != OPT_PROC)
 			return -EINVAL;
 		o->procdir = optarg;

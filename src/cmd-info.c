@@ -651,15 +651,10 @@ static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 		{},
 	};
 	const struct fb_cmd_common common = { &o->devdir, &o->json, &o->help };
-	int c, r;
+	int c;
 
 	*o = (struct info_opts){ .devdir = "/dev", .allow_private = true };
-	while ((c = getopt_long(argc, argv, "Jh", options, NULL)) != -1) {
-		r = fb_cmd_common_option(&common, c, optarg);
-		if (r < 0 || o->help)
-			return r;
-		if (r > 0)
-			continue;
+	while ((c = fb_cmd_getopt(argc, argv, "Jh", options, &common)) != -1) {
 		if (c == OPT_FBSET)
 			o->fbset = true;
 		else if (c == OPT_NO_TEMP_NODE)
@@ -667,6 +662,8 @@ static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 		else
 			return -EINVAL;
 	}
+	if (o->help)
+		return 0;
 	if (o->json && o->fbset) {
 		ERR("--json and --fbset are mutually exclusive");
 		return -EINVAL;

@@ -42,21 +42,18 @@ static int do_metrics(int argc, char *argv[])
 	const struct fb_cmd_common common = { .devdir = &o.devdir, .help = &help };
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "o:h", options, NULL)) != -1) {
-		r = fb_cmd_common_option(&common, c, optarg);
-		if (r < 0 || (r == 0 && c != 'o'))
-			return fb_usage_error("metrics");
-		if (help) {
-			metrics_usage();
-			return FB_EXIT_OK;
-		}
+	while ((c = fb_cmd_getopt(argc, argv, "o:h", options, &common)) != -1) {
 		if (c != 'o')
-			continue;
+			return fb_usage_error("metrics");
 		if (!*optarg) {
 			ERR("--output: empty file name");
 			return fb_usage_error("metrics");
 		}
 		output = optarg;
+	}
+	if (help) {
+		metrics_usage();
+		return FB_EXIT_OK;
 	}
 	if (optind < argc) {
 		ERR("metrics: unexpected argument '%s'", argv[optind]);

@@ -162,16 +162,14 @@ static int do_snap(int argc, char *argv[])
 	int c, r, ret = FB_EXIT_OK, nargs;
 	unsigned minor;
 
-	while ((c = getopt_long(argc, argv, "ah", options, NULL)) != -1) {
-		r = fb_cmd_common_option(&common, c, optarg);
-		if (r < 0 || (r == 0 && c != 'a'))
+	while ((c = fb_cmd_getopt(argc, argv, "ah", options, &common)) != -1) {
+		if (c != 'a')
 			return fb_usage_error("snap");
-		if (help) {
-			snap_usage();
-			return FB_EXIT_OK;
-		}
-		if (c == 'a')
-			all = true;
+		all = true;
+	}
+	if (help) {
+		snap_usage();
+		return FB_EXIT_OK;
 	}
 	nargs = argc - optind;
 	if ((all && nargs > 1) || (!all && (nargs < 1 || nargs > 2))) {

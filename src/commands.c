@@ -87,7 +87,9 @@ int fb_select_exit_code(int r)
 	return r == -ENODEV ? FB_EXIT_NO_DEVICE : fb_exit_code(r);
 }
 
-int fb_cmd_common_option(const struct fb_cmd_common *t, int c, const char *arg)
+/* 1 when c is a common option the command has (taken into t), 0 when it
+ * is the command's own, -EINVAL when --dev names no usable directory. */
+static int common_option(const struct fb_cmd_common *t, int c, const char *arg)
 {
 	if (c == 'J' && t->json) {
 		*t->json = true;
@@ -104,6 +106,23 @@ int fb_cmd_common_option(const struct fb_cmd_common *t, int c, const char *arg)
 		return 1;
 	}
 	return 0;
+}
+
+int fb_cmd_getopt(int argc, char *argv[], const char *shortopts,
+		  const struct option *options, const struct fb_cmd_common *t)
+{
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, shortopts, options, NULL)) != -1) {
+		r = common_option(t, c, optarg);
+		if (r < 0)
+			return '?';
+		if (t->help && *t->help)
+			return -1;
+		if (r == 0)
+			return c;
+	}
+	return -1;
 }
 
 static bool is_hotplug_option(int c)

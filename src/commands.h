@@ -76,8 +76,8 @@ int fb_cmd_select(const struct fb_device_list *list, int argc, char *const argv[
  * The options that mean the same in every command that takes them:
  * -J/--json, --dev DIR (checked with node_devdir_check) and -h/--help.
  * A command puts FB_CMD_OPTION_* in its getopt table, numbers its own
- * long-only options from FB_CMD_OPT_OWN, and hands each getopt_long()
- * result to fb_cmd_common_option() before its own switch.
+ * long-only options from FB_CMD_OPT_OWN, and reads its options with
+ * fb_cmd_getopt().
  */
 #define FB_CMD_OPT_DEV 0x100
 #define FB_CMD_OPT_OWN 0x101
@@ -92,10 +92,13 @@ struct fb_cmd_common {
 	const char **devdir;
 	bool *json, *help;
 };
-/* 1 when c is a common option the command has (taken into t), 0 when it
- * is the command's own, -EINVAL when --dev names no usable directory
- * (said). */
-int fb_cmd_common_option(const struct fb_cmd_common *t, int c, const char *arg);
+struct option;
+/* getopt_long() that takes the common options into t itself: the next
+ * option that is the command's own (or '?', getopt's "not an option",
+ * also when --dev names no usable directory, said); -1 at the end and
+ * as soon as help is asked for. */
+int fb_cmd_getopt(int argc, char *argv[], const char *shortopts,
+		  const struct option *options, const struct fb_cmd_common *t);
 
 /*
  * The options of coldplug (all of them) or, without coldplug, of hotplug
