@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "macro.h"
 #include "stop-signals.h"
 #include "strutil.h"
+#include "uevent-loop.h"
 #include "uevent-monitor.h"
 
 struct monitor_line {
@@ -176,6 +176,42 @@ static void monitor_print(const struct monitor_line *l, bool json)
 	fflush(stdout);
 }
 
+struct monitor_state {
+	struct fb_monitor *mon;
+	struct drm_list drm; /* the cards read for the last drm event */
+	bool json;
+};
+
+/* Every queued event, one line each; then poll again at once. */
+static unsigned monitor_events(void *data)
+{
+	struct monitor_state *st = data;
+	struct fb_monitor_event ev;
+	int r;
+
+	while ((r = fb_monitor_receive(st->mon, &ev)) != 0) {
+		struct monitor_line l;
+
+		if (r == -ENOBUFS) {
+			WRN("kernel uevents were lost (receive buffer overran)");
+			continue;
+		}
+		if (r < 0)
+			break;
+		monitor_describe(&ev, &l, &st->drm);
+		monitor_print(&l, st->json);
+	}
+	return 0;
+}
+
+/* SIGINT, SIGTERM, SIGHUP: the end. */
+static bool monitor_signal(void *data, const struct signalfd_siginfo *si)
+{
+	(void)data;
+	(void)si;
+	return true;
+}
+
 static void monitor_help(void)
 {
 	printf("Usage: fbclassctl monitor [options]\n"
@@ -225,75 +261,43 @@ static int do_monitor(int argc, char *argv[])
 {
 	static const struct option options[] = {
 		{ "subsystem", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' },
+		FB_CMD_OPTION_JSON,
+		FB_CMD_OPTION_HELP,
 		{},
 	};
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	const char *subsystems[2] = { "graphics", "drm" };
 	size_t n_subsystems = 2;
-	struct fb_monitor *mon = NULL;
-	struct drm_list drm = {};
-	bool json = false;
+	struct monitor_state st = {};
+	bool help = false;
+	const struct fb_cmd_common common = { .json = &st.json, .help = &help };
 	int c, sfd = -1, ret = FB_EXIT_ERROR;
 
-	while ((c = getopt_long(argc, argv, "s:Jh", options, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (parse_subsystems(optarg, subsystems, &n_subsystems) < 0)
-				return fb_usage_error("monitor");
-			break;
-		case 'J':
-			json = true;
-			break;
-		case 'h':
-			monitor_help();
-			return FB_EXIT_OK;
-		default:
+	while ((c = fb_cmd_getopt(argc, argv, "s:Jh", options, &common)) != -1) {
+		if (c != 's' || parse_subsystems(optarg, subsystems, &n_subsystems) < 0)
 			return fb_usage_error("monitor");
-		}
+	}
+	if (help) {
+		monitor_help();
+		return FB_EXIT_OK;
 	}
 	if (optind < argc) {
 		ERR("monitor: unexpected argument \"%s\"", argv[optind]);
 		return fb_usage_error("monitor");
 	}
 	sfd = fb_signals_open(sigs, ARRAY_SIZE(sigs));
-	if (sfd < 0 || fb_monitor_open(&mon, subsystems, n_subsystems, 0) < 0)
-		goto finish;
-	for (;;) {
-		struct pollfd p[2] = {
-			{ .fd = sfd, .events = POLLIN },
-			{ .fd = fb_monitor_fd(mon), .events = POLLIN },
-		};
-		struct fb_monitor_event ev;
-		int r;
+	if (sfd >= 0 && fb_monitor_open(&st.mon, subsystems, n_subsystems, 0) >= 0) {
+		const struct uevent_loop l = { .sfd = sfd,
+					       .mon = st.mon,
+					       .on_events = monitor_events,
+					       .on_signal = monitor_signal,
+					       .data = &st };
 
-		if (poll(p, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			ERR("poll: %m");
-			goto finish;
-		}
-		if (p[0].revents) {
+		if (uevent_loop_run(&l) == 0)
 			ret = FB_EXIT_OK;
-			goto finish;
-		}
-		while ((r = fb_monitor_receive(mon, &ev)) != 0) {
-			struct monitor_line l;
-
-			if (r == -ENOBUFS) {
-				WRN("kernel uevents were lost (receive buffer overran)");
-				continue;
-			}
-			if (r < 0)
-				break;
-			monitor_describe(&ev, &l, &drm);
-			monitor_print(&l, json);
-		}
 	}
-finish:
-	display_list_free(&drm);
-	fb_monitor_free(mon);
+	display_list_free(&st.drm);
+	fb_monitor_free(st.mon);
 	if (sfd >= 0)
 		close(sfd);
 	return ret;

@@ -3,12 +3,12 @@
  * fbclassctl daemon: the node manager on kernel uevents, after skarnet's
  * mdevd: foreground, one poll loop over {signalfd, netlink}, readiness on
  * NOTIFY_SOCKET and --ready-fd, SIGHUP reloads, SIGTERM exits 0.  Its
- * options, readiness, what an event asks for, and the loop.
+ * options, readiness, what an event asks for, and what it does in the
+ * loop (src/uevent-loop.c).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/sysmacros.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "daemon-reload.h"
@@ -30,6 +29,7 @@
 #include "rules.h"
 #include "stop-signals.h"
 #include "strutil.h"
+#include "uevent-loop.h"
 #include "uevent-monitor.h"
 
 int fb_notify_address(const char *s, struct sockaddr_un *sa, socklen_t *len)
@@ -443,65 +443,70 @@ static void signal_ready(const struct fb_daemon_opts *o)
 	close(o->ready_fd);
 }
 
-/* A storm of change events (a driver that sends one per frame, a loop
- * writing "change" to uevent): let the next ones queue in the kernel's
- * buffer, and read and check them as one batch.  A signal waits too (at
- * most ms); nothing is lost. */
-static void coalesce_wait(unsigned ms)
+/* After a batch of change events only: how long to let the next ones
+ * queue before reading again (--coalesce).  A storm of them (a driver
+ * that sends one per frame, a loop writing "change" to uevent) is then
+ * read and checked in a few large batches. */
+static unsigned loop_events(void *data)
 {
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000L };
+	struct daemon *d = data;
+	bool changes_only = drain_events(d);
 
-	nanosleep(&ts, NULL);
+	d->release = true;
+	return changes_only ? d->o->coalesce_ms : 0;
+}
+
+/* Idle for a while after events: give back what handling them took. */
+static int loop_idle_ms(void *data)
+{
+	const struct daemon *d = data;
+
+	return d->release ? FB_DAEMON_IDLE_RELEASE_MS : -1;
+}
+
+static void loop_idle(void *data)
+{
+	struct daemon *d = data;
+
+	fb_idle_memory_release();
+	d->release = false;
+}
+
+/* SIGHUP or a reload request: reload, go on.  SIGTERM, SIGINT: end. */
+static bool loop_signal(void *data, const struct signalfd_siginfo *si)
+{
+	struct daemon *d = data;
+
+	if (si->ssi_signo == SIGHUP || fb_reload_is_request(si)) {
+		INF("%s: reloading %s",
+		    si->ssi_signo == SIGHUP ? "SIGHUP" : "reload asked", d->o->nm.config);
+		reload(d);
+		if (fb_reload_is_request(si))
+			fb_reload_answer(si);
+		return false;
+	}
+	if ((int)si->ssi_signo == FB_RELOAD_SIGNAL)
+		return false; /* not queued by --reload: not for us */
+	INF("%s: exiting", strsignal((int)si->ssi_signo));
+	fb_notify("STOPPING=1");
+	return true;
 }
 
 /* Events and signals until SIGTERM or SIGINT (0) or a failed poll
  * (-errno, reported). */
 static int daemon_loop(struct daemon *d)
 {
-	for (bool gather = false;;) {
-		struct pollfd p[2] = {
-			{ .fd = d->sfd, .events = POLLIN },
-			{ .fd = fb_monitor_fd(d->mon), .events = POLLIN },
-		};
-		struct signalfd_siginfo si;
+	const struct uevent_loop l = {
+		.sfd = d->sfd,
+		.mon = d->mon,
+		.on_events = loop_events,
+		.on_signal = loop_signal,
+		.idle_ms = loop_idle_ms,
+		.on_idle = loop_idle,
+		.data = d,
+	};
 
-		int n;
-
-		if (gather)
-			coalesce_wait(d->o->coalesce_ms);
-		gather = false;
-		n = poll(p, 2, d->release ? FB_DAEMON_IDLE_RELEASE_MS : -1);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return log_errno(-errno, "poll: %m");
-		}
-		if (n == 0) { /* idle since the last events */
-			fb_idle_memory_release();
-			d->release = false;
-			continue;
-		}
-		if (p[1].revents) {
-			gather = drain_events(d) && d->o->coalesce_ms;
-			d->release = true;
-		}
-		if (!p[0].revents || read(d->sfd, &si, sizeof(si)) != sizeof(si))
-			continue;
-		if (si.ssi_signo == SIGHUP || fb_reload_is_request(&si)) {
-			INF("%s: reloading %s",
-			    si.ssi_signo == SIGHUP ? "SIGHUP" : "reload asked",
-			    d->o->nm.config);
-			reload(d);
-			if (fb_reload_is_request(&si))
-				fb_reload_answer(&si);
-			continue;
-		}
-		if ((int)si.ssi_signo == FB_RELOAD_SIGNAL)
-			continue; /* not queued by --reload: not for us */
-		INF("%s: exiting", strsignal((int)si.ssi_signo));
-		fb_notify("STOPPING=1");
-		return 0;
-	}
+	return uevent_loop_run(&l);
 }
 
 int fb_daemon_run(const struct fb_daemon_opts *o, struct fb_rules *rules)

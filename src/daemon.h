@@ -3,8 +3,8 @@
 
 /*
  * fbclassctl daemon: its options, readiness (NOTIFY_SOCKET, --ready-fd),
- * what an event asks for (pure, unit-tested), and the poll loop; and the
- * signalfd that monitor shares with it.
+ * what an event asks for (pure, unit-tested), and what it does on events
+ * and signals in the loop it shares with monitor (src/uevent-loop.h).
  */
 
 #include <stdbool.h>
