@@ -394,7 +394,8 @@ static int bench_parse_args(int argc, char *argv[], struct bench_cli *cli)
 
 /* What the devices came to, for the exit code. */
 struct bench_outcome {
-	bool error, invalid, unrestored, refused, unknown;
+	bool error, invalid, unrestored, refused;
+	int selected; /* the exit status of the devices' choice */
 };
 
 /* Benchmark one device and print its report (or add it to fbs). */
@@ -512,8 +513,8 @@ static int bench_exit_code(const struct bench_outcome *out)
 		return FB_EXIT_ERROR;
 	if (out->refused)
 		return FB_EXIT_USAGE;
-	if (out->unknown)
-		return FB_EXIT_NO_DEVICE;
+	if (out->selected)
+		return out->selected;
 	return out->invalid ? FB_EXIT_VALIDATION : FB_EXIT_OK;
 }
 
@@ -547,12 +548,11 @@ static int bench_main(int argc, char *argv[])
 	if (fb_cmd_scan(&list, FB_SCAN_NODE, false) < 0)
 		goto finish;
 	r = fb_cmd_select(&list, argc - optind, argv + optind, &targets, &n_targets);
-	out.error = r < 0 && r != -ENODEV;
-	out.unknown = r == -ENODEV;
 	if (r == -ENOMEM)
 		goto finish;
+	out.selected = fb_exit_code(r, FB_FROM_SELECT);
 	if (!n_targets) {
-		rc = out.unknown ? FB_EXIT_NO_DEVICE : FB_EXIT_ERROR;
+		rc = out.selected ? out.selected : FB_EXIT_ERROR;
 		if (optind == argc)
 			ERR("no framebuffer to benchmark: /sys/class/graphics has no fbN device");
 		if (cli.json)

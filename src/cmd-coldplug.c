@@ -49,7 +49,7 @@ static int do_coldplug(int argc, char *argv[])
 	r = nodemgr_rules_load(&o, &rules);
 	if (r < 0) {
 		/* A rules file to fix is a usage error; nothing was changed. */
-		ret = fb_exit_code_usage(r);
+		ret = fb_exit_code(r, FB_FROM_INPUT);
 	} else if (o.check_config) {
 		print_line_escaped("%s: %zu rule%s, no errors", o.config, rules.n,
 				   rules.n == 1 ? "" : "s");
@@ -57,7 +57,9 @@ static int do_coldplug(int argc, char *argv[])
 	} else {
 		/* An error outranks a failed validation. */
 		r = nodemgr_coldplug(&o, &rules, NULL, &invalid);
-		ret = r < 0 ? FB_EXIT_ERROR : invalid ? FB_EXIT_VALIDATION : FB_EXIT_OK;
+		ret = fb_exit_code(r, FB_FROM_LIBRARY);
+		if (ret == FB_EXIT_OK && invalid)
+			ret = FB_EXIT_VALIDATION;
 	}
 	fb_rules_free(&rules);
 	return ret;

@@ -55,13 +55,13 @@ static int do_daemon(int argc, char *argv[])
 	if (o.syslog)
 		log_set_syslog(true);
 	if (o.reload_pid)
-		return fb_exit_code(fb_reload_request(o.reload_pid));
+		return fb_exit_code(fb_reload_request(o.reload_pid), FB_FROM_LIBRARY);
 	r = nodemgr_rules_load(&o.nm, &rules);
 	if (r < 0)
 		/* A rules file to fix at start is a usage error. */
-		ret = fb_exit_code_usage(r);
+		ret = fb_exit_code(r, FB_FROM_INPUT);
 	else
-		ret = fb_exit_code(fb_daemon_run(&o, &rules));
+		ret = fb_exit_code(fb_daemon_run(&o, &rules), FB_FROM_LIBRARY);
 	fb_rules_free(&rules);
 	return ret;
 }

@@ -430,7 +430,7 @@ static int do_holders(int argc, char *argv[])
 			r = fb_cmd_scan_drm(&drm, DRM_SCAN_ALL);
 	if (r == 0)
 		r = holders_select(argc - optind, argv + optind, &list, &drm, &sel);
-	ret = fb_select_exit_code(r);
+	ret = fb_exit_code(r, FB_FROM_SELECT);
 	if (r != -ENOMEM && (holders_scan(&o, &sel, &hl, &st) < 0 ||
 			     holders_print(&o, &sel, &hl, &st) < 0))
 		ret = FB_EXIT_ERROR;

@@ -64,13 +64,13 @@ static int do_hotplug(int argc, char *argv[])
 	if (r > 0)
 		r = nodemgr_hotplug_check(&ev);
 	if (r <= 0)
-		return fb_exit_code(r);
+		return fb_exit_code(r, FB_FROM_LIBRARY);
 	r = nodemgr_rules_load(&o, &rules);
 	if (r < 0)
 		/* A rules file to fix is a usage error; nothing was changed. */
-		ret = fb_exit_code_usage(r);
+		ret = fb_exit_code(r, FB_FROM_INPUT);
 	else
-		ret = fb_exit_code(nodemgr_hotplug(&o, &rules, &ev));
+		ret = fb_exit_code(nodemgr_hotplug(&o, &rules, &ev), FB_FROM_LIBRARY);
 	fb_rules_free(&rules);
 	return ret;
 }

@@ -718,7 +718,7 @@ static int do_info(int argc, char *argv[])
 	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !o.json && optind == argc) < 0)
 		return FB_EXIT_ERROR;
 	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);
-	ret = fb_select_exit_code(r);
+	ret = fb_exit_code(r, FB_FROM_SELECT);
 	if (r == -ENOMEM)
 		goto finish;
 	/* --fbset prints modes only; the others show the display too */

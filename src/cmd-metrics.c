@@ -60,13 +60,13 @@ static int do_metrics(int argc, char *argv[])
 		return fb_usage_error("metrics");
 	}
 	if (output)
-		return fb_exit_code(metrics_write_file(output, &o));
+		return fb_exit_code(metrics_write_file(output, &o), FB_FROM_LIBRARY);
 	r = metrics_print(stdout, &o);
 	if (fflush(stdout) != 0 && r == 0)
 		r = -errno;
 	if (r < 0)
 		log_errno(r, "standard output: cannot write the metrics: %m");
-	return fb_exit_code(r);
+	return fb_exit_code(r, FB_FROM_LIBRARY);
 }
 
 const struct fb_cmd fb_cmd_metrics = {

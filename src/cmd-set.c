@@ -399,17 +399,6 @@ static int check_drm(const struct fb_device *dev, const struct fb_hwinfo *hw,
 	return ret;
 }
 
-static int set_exit_code(int r)
-{
-	if (r == 0)
-		return FB_EXIT_OK;
-	if (r == -EINVAL)
-		return FB_EXIT_REFUSED;
-	if (r == -ERANGE || r == -EDOM)
-		return FB_EXIT_USAGE;
-	return FB_EXIT_ERROR;
-}
-
 static int set_device(const struct set_opts *o, struct modeset_request *q,
 		      const struct fb_var_screeninfo *mode, bool spec_only,
 		      const struct fb_device *dev)
@@ -431,7 +420,7 @@ static int set_device(const struct set_opts *o, struct modeset_request *q,
 	r = modeset_apply(dev, o->devdir, true, q, &res);
 	if (r == 0)
 		print_result(dev, q, &res);
-	return set_exit_code(r);
+	return fb_exit_code(r, FB_FROM_MODESET);
 }
 
 static int do_set(int argc, char *argv[])
@@ -464,13 +453,14 @@ static int do_set(int argc, char *argv[])
 
 		fbmodes_db_free(&db);
 		if (r < 0)
-			return FB_EXIT_USAGE;
+			return fb_exit_code(r, FB_FROM_INPUT);
 	}
 	if (o.mode && !spec_only)
 		o.req.mode = &mode;
 	if (fb_cmd_scan(&list, FB_SCAN_NODE, false) < 0)
 		return FB_EXIT_ERROR;
-	ret = fb_select_exit_code(fb_cmd_select(&list, 1, argv + optind, &sel, &nsel));
+	ret = fb_exit_code(fb_cmd_select(&list, 1, argv + optind, &sel, &nsel),
+			   FB_FROM_SELECT);
 	if (nsel == 1)
 		ret = set_device(&o, &o.req, &mode, spec_only, sel[0]);
 	free(sel);

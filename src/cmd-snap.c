@@ -115,7 +115,7 @@ static int snap_connector(const char *connector, const char *path)
 		_cleanup_free_ char *esc = str_escape_text(connector);
 
 		ERR("%s: %s", esc ? esc : "?", reason);
-		return r == -ENODEV ? FB_EXIT_NO_DEVICE : FB_EXIT_ERROR;
+		return fb_exit_code(r, FB_FROM_SELECT); /* -ENODEV: no such connector */
 	}
 	if (!path) {
 		default_name(name, sizeof(name), NULL, conn);
@@ -129,7 +129,7 @@ static int snap_connector(const char *connector, const char *path)
 		print_line_escaped("%s: %ux%u %s (FB %u) -> %s", conn, s.width, s.height,
 				   kms_fourcc_str(s.fourcc, fourcc), s.fb_id, path);
 	kms_snap_free(&s);
-	return r < 0 ? FB_EXIT_ERROR : FB_EXIT_OK;
+	return fb_exit_code(r, FB_FROM_LIBRARY);
 }
 
 /* The stop signals put back: ret, or 128 + N when signal N stopped it. */
@@ -191,7 +191,7 @@ static int do_snap(int argc, char *argv[])
 		return FB_EXIT_ERROR;
 	/* --all: every device into DIR; else the one DEVICE, into FILE.png. */
 	r = fb_cmd_select(&list, all ? 0 : 1, argv + optind, &sel, &nsel);
-	ret = fb_select_exit_code(r);
+	ret = fb_exit_code(r, FB_FROM_SELECT);
 	fb_stop_signals_catch();
 	for (size_t i = 0; i < nsel && !fb_stop_signal; i++) {
 		const char *file = !all && nargs == 2 ? argv[optind + 1] : NULL;

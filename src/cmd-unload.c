@@ -105,16 +105,17 @@ static int do_unload(int argc, char *argv[])
 	if (r == 0)
 		r = fb_cmd_select(&list, 1, &o.device, &sel, &nsel);
 	if (r < 0) {
-		ret = fb_select_exit_code(r);
+		ret = fb_exit_code(r, FB_FROM_SELECT);
 		goto finish;
 	}
 	/* Before anything is done: the links to remove depend on the rules. */
 	r = nodemgr_rules_load(&o.u.nm, &rules);
 	if (r < 0)
 		/* A rules file to fix is a usage error; nothing was changed. */
-		ret = fb_exit_code_usage(r);
+		ret = fb_exit_code(r, FB_FROM_INPUT);
 	else
-		ret = fb_exit_code(fb_unload_device(&o.u, &rules, sel[0]));
+		ret = fb_exit_code(fb_unload_device(&o.u, &rules, sel[0]),
+				   FB_FROM_LIBRARY);
 finish:
 	fb_rules_free(&rules);
 	free(sel);

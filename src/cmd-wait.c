@@ -68,15 +68,13 @@ static int do_wait(int argc, char *argv[])
 	if (waitfor_target_parse(argv[optind], what, &t) < 0)
 		return fb_usage_error("wait");
 	r = waitfor_run(&t, timeout < 0 ? -1 : (int)(timeout * 1000 + 0.5));
-	if (r == -ETIMEDOUT) {
+	if (r == -ETIMEDOUT)
 		INF("wait: %s: not %s after %g s", t.name,
 		    what == WAITFOR_SHOWN	? "shown"
 		    : what == WAITFOR_CONNECTED ? "connected"
 						: "there",
 		    timeout);
-		return FB_EXIT_TIMEOUT;
-	}
-	return fb_exit_code(r);
+	return fb_exit_code(r, FB_FROM_WAIT);
 }
 
 const struct fb_cmd fb_cmd_wait = {

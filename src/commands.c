@@ -72,19 +72,28 @@ int fb_cmd_select(const struct fb_device_list *list, int argc, char *const argv[
 	return ret;
 }
 
-int fb_exit_code_usage(int r)
-{
-	return r == -EINVAL ? FB_EXIT_USAGE : fb_exit_code(r);
-}
+/* The -errno values that are not plain errors where they come from. */
+static const struct {
+	enum fb_result_from from;
+	int r;
+	int code;
+} exit_codes[] = {
+	{ FB_FROM_INPUT, -EINVAL, FB_EXIT_USAGE },
+	{ FB_FROM_SELECT, -ENODEV, FB_EXIT_NO_DEVICE },
+	{ FB_FROM_MODESET, -EINVAL, FB_EXIT_REFUSED },
+	{ FB_FROM_MODESET, -ERANGE, FB_EXIT_USAGE },
+	{ FB_FROM_MODESET, -EDOM, FB_EXIT_USAGE },
+	{ FB_FROM_WAIT, -ETIMEDOUT, FB_EXIT_TIMEOUT },
+};
 
-int fb_exit_code(int r)
+int fb_exit_code(int r, enum fb_result_from from)
 {
-	return r < 0 ? FB_EXIT_ERROR : FB_EXIT_OK;
-}
-
-int fb_select_exit_code(int r)
-{
-	return r == -ENODEV ? FB_EXIT_NO_DEVICE : fb_exit_code(r);
+	if (r >= 0)
+		return FB_EXIT_OK;
+	for (size_t i = 0; i < sizeof(exit_codes) / sizeof(exit_codes[0]); i++)
+		if (exit_codes[i].from == from && exit_codes[i].r == r)
+			return exit_codes[i].code;
+	return FB_EXIT_ERROR;
 }
 
 /* 1 when c is a common option the command has (taken into t), 0 when it

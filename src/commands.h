@@ -47,16 +47,32 @@ struct nodemgr_opts;
 
 /* "Try 'fbclassctl CMD --help'." on stderr; returns FB_EXIT_USAGE. */
 int fb_usage_error(const char *cmd);
-/* The one mapping of a library result to an exit status: FB_EXIT_ERROR
- * for a -errno, else FB_EXIT_OK.  fb_exit_code_usage: the same, but
- * -EINVAL from what reads the user's input (options, a rules file, where
- * nothing was changed yet) is FB_EXIT_USAGE.  Elsewhere -EINVAL is not
- * the user's (a rejected uevent, a value sysfs got wrong): exit 1. */
-int fb_exit_code(int r);
-int fb_exit_code_usage(int r);
-/* The same for fb_cmd_select()'s result: -ENODEV (a DEVICE named none)
- * is FB_EXIT_NO_DEVICE. */
-int fb_select_exit_code(int r);
+/* Where a command got a library result: what an -errno means there. */
+enum fb_result_from {
+	/* Any call: every -errno is an error.  -EINVAL here is not the
+	 * user's (a rejected uevent, a value sysfs got wrong). */
+	FB_FROM_LIBRARY,
+	/* What reads the user's input (options, a rules file, a mode name)
+	 * before anything was changed: -EINVAL is a usage error. */
+	FB_FROM_INPUT,
+	/* fb_cmd_select() and its kin: -ENODEV, a DEVICE named none. */
+	FB_FROM_SELECT,
+	/* modeset_apply(): -EINVAL, the driver refused the request;
+	 * -ERANGE and -EDOM, a request no mode can hold (usage). */
+	FB_FROM_MODESET,
+	/* waitfor_run(): -ETIMEDOUT, the condition did not come. */
+	FB_FROM_WAIT,
+};
+/* The one mapping of a library result to an exit status: 0 is
+ * FB_EXIT_OK; a -errno is what commands.c's table gives it for from,
+ * else FB_EXIT_ERROR. */
+int fb_exit_code(int r, enum fb_result_from from);
+/* fb_exit_code(r, FB_FROM_SELECT), by its old name, for the commands not
+ * moved over yet. */
+static inline int fb_select_exit_code(int r)
+{
+	return fb_exit_code(r, FB_FROM_SELECT);
+}
 /* fb_device_scan(), saying once why the class could not be read, and
  * with say_empty that it is empty (info level).  0 or -errno (reported). */
 int fb_cmd_scan(struct fb_device_list *list, unsigned what, bool say_empty);
