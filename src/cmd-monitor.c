@@ -288,7 +288,7 @@ static int do_monitor(int argc, char *argv[])
 	sfd = fb_signals_open(sigs, ARRAY_SIZE(sigs));
 	if (sfd >= 0 && fb_monitor_open(&st.mon, subsystems, n_subsystems, 0) >= 0) {
 		const struct uevent_loop l = { .sfd = sfd,
-					       .mon = st.mon,
+					       .event_fd = fb_monitor_fd(st.mon),
 					       .on_events = monitor_events,
 					       .on_signal = monitor_signal,
 					       .data = &st };

@@ -498,7 +498,7 @@ static int daemon_loop(struct daemon *d)
 {
 	const struct uevent_loop l = {
 		.sfd = d->sfd,
-		.mon = d->mon,
+		.event_fd = fb_monitor_fd(d->mon),
 		.on_events = loop_events,
 		.on_signal = loop_signal,
 		.idle_ms = loop_idle_ms,

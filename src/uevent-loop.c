@@ -7,7 +7,6 @@
 
 #include "log.h"
 #include "uevent-loop.h"
-#include "uevent-monitor.h"
 
 /* Let the next events queue in the kernel's buffer, to be read as one
  * batch.  A signal waits too (at most ms); nothing is lost. */
@@ -23,7 +22,7 @@ int uevent_loop_run(const struct uevent_loop *l)
 	for (unsigned wait_ms = 0;;) {
 		struct pollfd p[2] = {
 			{ .fd = l->sfd, .events = POLLIN },
-			{ .fd = fb_monitor_fd(l->mon), .events = POLLIN },
+			{ .fd = l->event_fd, .events = POLLIN },
 		};
 		struct signalfd_siginfo si;
 		int n;

@@ -10,13 +10,11 @@
 #include <stdbool.h>
 #include <sys/signalfd.h>
 
-struct fb_monitor;
-
 struct uevent_loop {
 	int sfd; /* from fb_signals_open() */
-	struct fb_monitor *mon;
-	/* Events are queued on mon: read them.  Returns how long (ms) to
-	 * let more queue before the next poll; 0: poll at once. */
+	int event_fd; /* fb_monitor_fd() of the uevent monitor */
+	/* Events are queued on event_fd: read them.  Returns how long (ms)
+	 * to let more queue before the next poll; 0: poll at once. */
 	unsigned (*on_events)(void *data);
 	/* A signal read from sfd: true ends the loop. */
 	bool (*on_signal)(void *data, const struct signalfd_siginfo *si);
