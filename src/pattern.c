@@ -8,19 +8,14 @@
 #include "macro.h"
 #include "pattern.h"
 
-const char *const fb_pattern_names[] = {
-	"bars", "ramp", "grid", "checker", "solid:red", "solid:green", "solid:blue",
-	"solid:white", "solid:black", "text", NULL,
-};
-
 /* ---- names ---- */
 
 static const struct {
 	const char *name;
 	uint8_t rgb[3];
 } named_colours[] = {
-	{ "red", { 0xff, 0, 0 } },	  { "green", { 0, 0xff, 0 } },
-	{ "blue", { 0, 0, 0xff } },	  { "white", { 0xff, 0xff, 0xff } },
+	{ "red", { 0xff, 0, 0 } },  { "green", { 0, 0xff, 0 } },
+	{ "blue", { 0, 0, 0xff } }, { "white", { 0xff, 0xff, 0xff } },
 	{ "black", { 0, 0, 0 } },
 };
 
@@ -57,7 +52,8 @@ static int parse_colour(const char *s, uint8_t rgb[3], char *why, size_t len)
 		int hi = hex_digit(s[1 + 2 * i]), lo = hex_digit(s[2 + 2 * i]);
 
 		if (hi < 0 || lo < 0) {
-			snprintf(why, len, "bad colour: #RRGGBB takes hex digits 0-9, a-f");
+			snprintf(why, len,
+				 "bad colour: #RRGGBB takes hex digits 0-9, a-f");
 			return -EINVAL;
 		}
 		rgb[i] = (uint8_t)(hi << 4 | lo);
@@ -71,8 +67,8 @@ int fb_pattern_parse(const char *name, struct fb_pattern *p, char *why, size_t l
 		const char *name;
 		enum fb_pattern_kind kind;
 	} plain[] = {
-		{ "bars", FB_PATTERN_BARS },	   { "ramp", FB_PATTERN_RAMP },
-		{ "grid", FB_PATTERN_GRID },	   { "checker", FB_PATTERN_CHECKER },
+		{ "bars", FB_PATTERN_BARS }, { "ramp", FB_PATTERN_RAMP },
+		{ "grid", FB_PATTERN_GRID }, { "checker", FB_PATTERN_CHECKER },
 		{ "text", FB_PATTERN_TEXT },
 	};
 
@@ -87,7 +83,8 @@ int fb_pattern_parse(const char *name, struct fb_pattern *p, char *why, size_t l
 		p->kind = FB_PATTERN_SOLID;
 		return parse_colour(name + 6, p->rgb, why, len);
 	}
-	snprintf(why, len, "unknown pattern (bars, ramp, grid, checker, solid:COLOUR, text)");
+	snprintf(why, len,
+		 "unknown pattern (bars, ramp, grid, checker, solid:COLOUR, text)");
 	return -EINVAL;
 }
 
@@ -107,7 +104,8 @@ int fb_pattern_format_from_var(const struct fb_var_screeninfo *var, uint32_t vis
 	fb_pixel_format_decode(var, visual, &pf);
 	*fmt = (struct fb_pattern_format){ .kind = pf.kind, .bpp = bpp };
 	if (bpp < 8) {
-		snprintf(why, len, "%u bpp: patterns are drawn at 8, 15, 16, 24 or 32 bpp",
+		snprintf(why, len,
+			 "%u bpp: patterns are drawn at 8, 15, 16, 24 or 32 bpp",
 			 var->bits_per_pixel);
 		return -EOPNOTSUPP;
 	}
@@ -125,7 +123,8 @@ int fb_pattern_format_from_var(const struct fb_var_screeninfo *var, uint32_t vis
 	if (!field_fits(&fmt->red, bpp) || !field_fits(&fmt->green, bpp) ||
 	    !field_fits(&fmt->blue, bpp) || !field_fits(&fmt->transp, bpp) ||
 	    !fmt->red.length || !fmt->green.length || !fmt->blue.length) {
-		snprintf(why, len, "format %s: a colour field is empty, past %u bits or over 16",
+		snprintf(why, len,
+			 "format %s: a colour field is empty, past %u bits or over 16",
 			 pf.name, bpp);
 		return -EOPNOTSUPP;
 	}
@@ -178,7 +177,8 @@ static void render_ramp(unsigned w, unsigned h, unsigned levels, uint8_t *rgb)
 
 		for (unsigned x = 0; x < w; x++) {
 			unsigned k = (unsigned)((uint64_t)x * levels / w);
-			uint8_t v = (uint8_t)((k * 255 + (levels - 1) / 2) / (levels - 1));
+			uint8_t v =
+				(uint8_t)((k * 255 + (levels - 1) / 2) / (levels - 1));
 			uint8_t c[3] = { 0, 0, 0 };
 
 			if (band == 3)
@@ -301,8 +301,8 @@ static const struct glyph *glyph_of(char c)
 }
 
 /* The scaled glyph of c with its top left at (x0, y0), clipped. */
-static void draw_glyph(uint8_t *rgb, unsigned w, unsigned h, long x0, long y0,
-		       unsigned s, char c)
+static void draw_glyph(uint8_t *rgb, unsigned w, unsigned h, long x0, long y0, unsigned s,
+		       char c)
 {
 	static const uint8_t white[3] = { 255, 255, 255 };
 	const struct glyph *g = glyph_of(c);
@@ -421,7 +421,8 @@ struct palette {
 	unsigned n;
 };
 
-static int palette_index(struct palette *pal, const uint8_t c[3], struct fb_cmap_copy *cmap)
+static int palette_index(struct palette *pal, const uint8_t c[3],
+			 struct fb_cmap_copy *cmap)
 {
 	uint32_t key = ((uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | c[2]) + 1;
 	size_t h = (key * 2654435761u) >> 22;
@@ -498,8 +499,9 @@ int fb_pattern_pack(const struct fb_pattern_format *fmt, const uint8_t *rgb,
 	if (!bytes || bytes > 4 || stride < (size_t)width * bytes)
 		return -EINVAL;
 	if (fmt->kind == FB_PIXEL_INDEXED)
-		return cmap && bytes == 1 ? pack_indexed(rgb, width, height, dst, stride, cmap)
-					  : -EINVAL;
+		return cmap && bytes == 1
+			       ? pack_indexed(rgb, width, height, dst, stride, cmap)
+			       : -EINVAL;
 	for (unsigned y = 0; y < height; y++) {
 		for (unsigned x = 0; x < width; x++) {
 			const uint8_t *c = rgb + ((size_t)y * width + x) * 3;

@@ -53,9 +53,6 @@ struct fb_pattern {
 	const char *text; /* text: lines separated by '\n'; not owned */
 };
 
-/* The pattern names, for --help and completion: "bars ramp grid ...". */
-extern const char *const fb_pattern_names[];
-
 /* Parse NAME ("bars", "solid:red", "solid:#ff8000", ...).  0, or -EINVAL
  * with why set ("unknown pattern", "bad colour ..."). */
 int fb_pattern_parse(const char *name, struct fb_pattern *p, char *why, size_t len);
