@@ -105,7 +105,7 @@ expect 2 "" 'fbclassctl: pattern "solid:#12345": bad colour: #RRGGBB takes 6 hex
 	-- pattern fb9 'solid:#12345'
 expect 2 "" 'fbclassctl: pattern "solid:#12345z": bad colour: #RRGGBB takes hex digits 0-9, a-f' \
 	-- pattern fb9 'solid:#12345z'
-expect 2 "" 'fbclassctl: pattern "solid:pink": unknown colour (red, green, blue, white, black or #RRGGBB)' \
+expect 2 "" 'fbclassctl: pattern "solid:pink": unknown colour' \
 	-- pattern fb9 solid:pink
 expect 2 "" 'fbclassctl: --keep and --seconds exclude each other' -- pattern --keep -s 1 fb9
 expect 2 "" 'fbclassctl: --seconds: "soon" is not a number of seconds' -- pattern -s soon fb9
