@@ -4,16 +4,19 @@
 # while they show; after --seconds, SIGTERM, SIGINT and SIGHUP, the screen
 # equals what it showed before (fbcon unbound, fbtool's pattern on it,
 # which fbtool says the screen must show); with fbcon bound, the console
-# comes back.  Last, the
-# device unbound while a pattern shows: exit 1, the object and the cause.
+# comes back.  vfb at 8 bpp (pseudocolor: the pattern's own colour map),
+# 16 (BGR565) and 24: bars as snap reads them equal the documented bars,
+# and afterwards the memory and the colour map are fbtool's again.  Last,
+# the device unbound while a pattern shows: exit 1, the object and the
+# cause.
 # One boot: what is drawn does not differ between kernels.
 # shellcheck shell=sh disable=SC2034
 QEMU_VGA=std
 QEMU_SCREENDUMP=1
 KCMDLINE=""
-MODULES="bochs"
+MODULES="bochs vfb"
 GUEST_HELPERS="fbtool"
-# 13 screendumps of 3 s each and 8 snaps on top of the boot
+# 13 screendumps of 3 s each, 14 snaps and 3 loads of vfb on top of the boot
 BOOT_TIMEOUT=300
 
 # shows PID FILE: the pattern of PID is on the screen (its line is out)
@@ -52,6 +55,34 @@ round() {
 	out_file "/tmp/$1.png" "$(echo "$1" | tr -c 'a-z0-9\n' '-').png"
 }
 
+# vfb_round DEPTH: bars on vfb (fb1) at DEPTH; vfb has no screen, so
+# snap (through the colour map at 8 bpp) is the view, held on the host to
+# the bars as documented
+vfb_round() {
+	t_check "vfb$1: modprobe vfb at $1 bpp" modprobe vfb vfb_enable=1 \
+		videomemorysize=4194304 "mode_option=640x480-$1"
+	t_check "vfb$1: fb1 appears" sysfs_wait /sys/class/graphics/fb1 10
+	fb_mknod fb1
+	t_diag "vfb$1: $(fbclassctl list -n -o NAME,RES,BPP,FORMAT,VISUAL fb1 2>&1)"
+	t_check "vfb$1: fbtool writes its pattern" fbtool pattern /dev/fb1 "/tmp/vfb$1-before.rgb"
+	fbtool format /dev/fb1 "/tmp/vfb$1-before.fmt"
+	fbclassctl pattern fb1 bars --seconds 10 </dev/null >"/tmp/vfb$1.out" 2>&1 &
+	_pid=$!
+	shows "$_pid" "/tmp/vfb$1.out"
+	t_check "vfb$1: snap fb1 while it shows" fbclassctl snap fb1 "/tmp/vfb$1-bars.png"
+	wait "$_pid"
+	t_is "$?" 0 "vfb$1: pattern bars --seconds 10 exits 0"
+	fbtool format /dev/fb1 "/tmp/vfb$1-after.fmt"
+	t_check "vfb$1: the format and colour map are as before" \
+		cmp "/tmp/vfb$1-before.fmt" "/tmp/vfb$1-after.fmt"
+	t_check "vfb$1: snap fb1 after" fbclassctl snap fb1 "/tmp/vfb$1-after.png"
+	out_file "/tmp/vfb$1-bars.png" "vfb$1-bars.png"
+	out_file "/tmp/vfb$1-after.png" "vfb$1-after.png"
+	out_file_gz "/tmp/vfb$1-before.rgb" "vfb$1-before.rgb"
+	t_check "vfb$1: rmmod vfb" rmmod vfb
+	sysfs_gone /sys/class/graphics/fb1 10
+}
+
 scenario() {
 	t_check "modprobe bochs" modprobe bochs
 	t_check "fb0 appears" sysfs_wait /sys/class/graphics/fb0 10
@@ -81,6 +112,9 @@ scenario() {
 	round grid HUP
 	round text time
 	t_check "text: says what it shows" grep -q '^fb0: XRGB8888, 1280x800, stride 5120: shown until 12 s, a stop signal$' /tmp/text.out
+	for depth in 8 16 24; do
+		vfb_round "$depth"
+	done
 	t_kernel_clean "no oops, BUG or WARNING"
 
 	# the device goes away while a pattern shows
@@ -143,6 +177,25 @@ host_check() {
 			echo "ok - $p: after it the screen is as before"
 		else
 			echo "not ok - $p: the screen differs from before ($p-after.ppm, before.ppm)"
+			_rc=1
+		fi
+	done
+	# the bars as documented: bar i over [i*W/8, (i+1)*W/8)
+	perl -e '@c = ("\xff\xff\xff", "\xff\xff\x00", "\x00\xff\xff", "\x00\xff\x00",
+		"\xff\x00\xff", "\xff\x00\x00", "\x00\x00\xff", "\x00\x00\x00");
+		print "640 480\n", join("", map { $c[int($_ * 8 / 640)] } 0 .. 639) x 480' >bars640.rgb
+	for d in 8 16 24; do
+		gzip -dc "vfb$d-before.rgb.gz" >"vfb$d-before.rgb"
+		if "$_pngcmp" "vfb$d-bars.png" bars640.rgb; then
+			echo "ok - vfb$d: snap shows the bars as documented"
+		else
+			echo "not ok - vfb$d: snap does not show the bars as documented"
+			_rc=1
+		fi
+		if "$_pngcmp" "vfb$d-after.png" "vfb$d-before.rgb"; then
+			echo "ok - vfb$d: after it, fbtool's pattern is back"
+		else
+			echo "not ok - vfb$d: after it, the memory is not fbtool's pattern"
 			_rc=1
 		fi
 	done
