@@ -31,7 +31,7 @@ static void pattern_usage(void)
 	       "\n"
 	       "Options:\n"
 	       "  -s, --seconds N   end after N seconds (default: a key when standard input is\n"
-	       "                    a terminal, or a stop signal)\n"
+	       "                    the terminal it runs in the foreground of, or a stop signal)\n"
 	       "  -k, --keep        draw, leave the pattern there, and exit at once\n"
 	       "      --dev DIR     device directory (default /dev)\n"
 	       "  -h, --help        show this help\n"
@@ -135,7 +135,9 @@ static int do_pattern(int argc, char *argv[])
 		ERR("pattern \"%s\": %s", esc ? esc : "?", why);
 		return fb_usage_error("pattern");
 	}
-	o.key = isatty(STDIN_FILENO);
+	/* In the background, the terminal's settings and input are the
+	 * foreground's: touching them would stop us (SIGTTOU, SIGTTIN). */
+	o.key = isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp();
 	until_words(until, sizeof(until), &o);
 	o.shown_arg = until;
 	if (fb_cmd_scan(&list, FB_SCAN_NODE, false) < 0)
