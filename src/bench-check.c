@@ -278,7 +278,7 @@ fail:
 	return r;
 }
 
-static int put_cmap(int fd, const struct fb_cmap_copy *c)
+int fb_bench_put_cmap(int fd, const struct fb_cmap_copy *c)
 {
 	struct fb_cmap cmap = {
 		.start = c->start,
@@ -291,19 +291,23 @@ static int put_cmap(int fd, const struct fb_cmap_copy *c)
 	return ioctl(fd, FBIOPUTCMAP, &cmap) < 0 ? -errno : 0;
 }
 
+int fb_bench_put_frame(const struct fb_bench_dev *dev, const uint8_t *frame)
+{
+	size_t len = fb_bench_frame_bytes(dev);
+
+	if (dev->use_rw)
+		return fb_bench_rw_all(dev->fd, (void *)frame, len, dev->vis_offset, true);
+	struct copy_args c = { dev->vis.pixels, frame, len };
+	return fb_bench_guarded(copy_guarded, &c);
+}
+
 int fb_bench_restore(const struct fb_bench_dev *dev, const struct fb_bench_saved *saved)
 {
 	int r;
 
 	if (!saved->contents)
 		return -EINVAL;
-	if (dev->use_rw) {
-		r = fb_bench_rw_all(dev->fd, saved->contents, saved->len, dev->vis_offset,
-				    true);
-	} else {
-		struct copy_args c = { dev->vis.pixels, saved->contents, saved->len };
-		r = fb_bench_guarded(copy_guarded, &c);
-	}
+	r = fb_bench_put_frame(dev, saved->contents);
 	if (r < 0)
 		return r;
 	if (saved->have_hw) {
@@ -322,7 +326,7 @@ int fb_bench_restore(const struct fb_bench_dev *dev, const struct fb_bench_saved
 		     memcmp(now.cmap.red, saved->cmap.red, sizeof(now.cmap.red)) ||
 		     memcmp(now.cmap.green, saved->cmap.green, sizeof(now.cmap.green)) ||
 		     memcmp(now.cmap.blue, saved->cmap.blue, sizeof(now.cmap.blue)))) {
-			r = put_cmap(dev->fd, &saved->cmap);
+			r = fb_bench_put_cmap(dev->fd, &saved->cmap);
 			if (r < 0)
 				return r;
 		}

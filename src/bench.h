@@ -162,6 +162,12 @@ size_t fb_bench_frame_bytes(const struct fb_bench_dev *dev);
 int fb_bench_rw_all(int fd, void *buf, size_t len, off_t off, bool write_it);
 
 int fb_bench_save(const struct fb_bench_dev *dev, struct fb_bench_saved *saved);
+/* Write a whole visible frame (fb_bench_frame_bytes() of it, padding
+ * included) to the device: through the mapping under the SIGBUS guard
+ * (-ENODEV when the device went away), or pwrite.  0 or -errno. */
+int fb_bench_put_frame(const struct fb_bench_dev *dev, const uint8_t *frame);
+/* FBIOPUTCMAP of c.  0 or -errno. */
+int fb_bench_put_cmap(int fd, const struct fb_cmap_copy *c);
 /* Put contents, var and cmap back; frees nothing. */
 int fb_bench_restore(const struct fb_bench_dev *dev, const struct fb_bench_saved *saved);
 void fb_bench_saved_free(struct fb_bench_saved *saved);

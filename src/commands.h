@@ -33,6 +33,7 @@ extern const struct fb_cmd fb_cmd_bench;
 extern const struct fb_cmd fb_cmd_daemon, fb_cmd_monitor;
 extern const struct fb_cmd fb_cmd_doctor;
 extern const struct fb_cmd fb_cmd_set;
+extern const struct fb_cmd fb_cmd_pattern;
 extern const struct fb_cmd fb_cmd_metrics;
 extern const struct fb_cmd fb_cmd_wait;
 

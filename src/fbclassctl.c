@@ -29,6 +29,7 @@ static const struct fb_cmd *const commands[] = {
 	&fb_cmd_unload,
 	&fb_cmd_snap,
 	&fb_cmd_set,
+	&fb_cmd_pattern,
 	&fb_cmd_daemon,
 	&fb_cmd_monitor,
 	&fb_cmd_metrics,

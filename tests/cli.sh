@@ -79,7 +79,7 @@ expect 2 "" "mutually exclusive" -- info -J --fbset
 expect 4 "" "fb0: no such framebuffer" -- list fb0
 # An unknown device has its own exit status, 4, in every command that
 # takes DEVICE; 1 stays "problems found" (doctor) or an error.
-for cmd in list info doctor holders bench snap unload; do
+for cmd in list info doctor holders bench snap pattern unload; do
 	expect 4 "" "fb9: no such framebuffer" -- $cmd fb9 --dev "$work"
 done
 # snap CONNECTOR: a connector that is not there is exit 4 too; the static
@@ -92,11 +92,26 @@ else
 fi
 expect 2 "" "expected DEVICE or CONNECTOR and an optional FILE.png" -- snap card0-Virtual-1 a.png b.png
 # A --dev that is a file is a usage error, in every command that takes one.
-for cmd in list info holders bench snap doctor coldplug hotplug daemon "unload fb0" "set fb0"; do
+for cmd in list info holders bench snap doctor coldplug hotplug daemon "unload fb0" "set fb0" \
+	"pattern fb0"; do
 	# shellcheck disable=SC2086
 	expect 2 "" "fbclassctl: --dev /etc/passwd: not a directory" -- $cmd --dev /etc/passwd
 done
 expect 0 "MAJ:MIN" "" -- list --help
+# pattern: a bad name or colour is a usage error before any device is read.
+expect 2 "" 'fbclassctl: pattern "plaid": unknown pattern (bars, ramp, grid, checker, solid:COLOUR, text)' \
+	-- pattern fb9 plaid
+expect 2 "" 'fbclassctl: pattern "solid:#12345": bad colour: #RRGGBB takes 6 hex digits, not 5' \
+	-- pattern fb9 'solid:#12345'
+expect 2 "" 'fbclassctl: pattern "solid:#12345z": bad colour: #RRGGBB takes hex digits 0-9, a-f' \
+	-- pattern fb9 'solid:#12345z'
+expect 2 "" 'fbclassctl: pattern "solid:pink": unknown colour' \
+	-- pattern fb9 solid:pink
+expect 2 "" 'fbclassctl: --keep and --seconds exclude each other' -- pattern --keep -s 1 fb9
+expect 2 "" 'fbclassctl: --seconds: "soon" is not a number of seconds' -- pattern -s soon fb9
+expect 2 "" 'fbclassctl: expected DEVICE and an optional pattern NAME' -- pattern fb0 bars extra
+expect 4 "" "fb9: no such framebuffer" -- pattern fb9 'solid:#FF8000' -s 0
+expect 0 "Usage: fbclassctl pattern" "" -- pattern --help
 # set: a bad request or fb.modes is a usage error before any device is read.
 printf 'mode "x"\n  geometry 800 600 800 600 16\n  timings 1 2 3\nendmode\n' >"$work/bad.modes"
 expect 2 "" "fbclassctl: $work/bad.modes:4: timings takes 7 numbers, found 'endmode' as number 4" \

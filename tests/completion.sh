@@ -252,6 +252,11 @@ device_checks() {
 	offers "fbclassctl holders /sys/" /sys/class/graphics/fb0 /sys/class/graphics/fb1
 	offers "fbclassctl snap " card0-Virtual-1 card1-Virtual-2 fb0 fb1
 	offers "fbclassctl snap card" card0-Virtual-1 card1-Virtual-2
+	offers "fbclassctl pattern fb0 " bars checker grid ramp solid:black solid:blue \
+		solid:green solid:red solid:white text
+	offers "fbclassctl pattern -s 3 fb0 r" ramp
+	offers "fbclassctl pattern fb0 solid:b" solid:black solid:blue
+	offers "fbclassctl pattern fb0 bars "
 	# which commands take devices: as their usage line says
 	for cmd in $cmds; do
 		usage=$("$FBCLASSCTL" "$cmd" --help | head -n 1)
