@@ -65,20 +65,22 @@ static void until_words(char *buf, size_t len, const struct fb_pattern_show_opts
 	snprintf(buf, len, "shown until %s%sa stop signal", secs, o->key ? "a key, " : "");
 }
 
+/* 0, 1 when help was asked for (printed), or -EINVAL (reported). */
 static int pattern_options(int argc, char *argv[], struct fb_pattern_show_opts *o,
 			   const char **devdir)
 {
-	enum { OPT_DEV = 0x100 };
 	static const struct option options[] = {
 		{ "seconds", required_argument, NULL, 's' },
 		{ "keep", no_argument, NULL, 'k' },
-		{ "dev", required_argument, NULL, OPT_DEV },
-		{ "help", no_argument, NULL, 'h' },
+		FB_CMD_OPTION_DEV,
+		FB_CMD_OPTION_HELP,
 		{},
 	};
+	bool help = false;
+	const struct fb_cmd_common common = { .devdir = devdir, .help = &help };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "s:kh", options, NULL)) != -1) {
+	while ((c = fb_cmd_getopt(argc, argv, "s:kh", options, &common)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_seconds(optarg, true, &o->seconds) < 0) {
@@ -90,17 +92,13 @@ static int pattern_options(int argc, char *argv[], struct fb_pattern_show_opts *
 		case 'k':
 			o->keep = true;
 			break;
-		case OPT_DEV:
-			*devdir = optarg;
-			if (node_devdir_check(optarg) < 0)
-				return -EINVAL;
-			break;
-		case 'h':
-			pattern_usage();
-			return 1;
 		default:
 			return -EINVAL;
 		}
+	}
+	if (help) {
+		pattern_usage();
+		return 1;
 	}
 	if (o->keep && o->seconds >= 0) {
 		ERR("--keep and --seconds exclude each other: --keep does not wait");
@@ -143,10 +141,10 @@ static int do_pattern(int argc, char *argv[])
 	if (fb_cmd_scan(&list, FB_SCAN_NODE, false) < 0)
 		return FB_EXIT_ERROR;
 	r = fb_cmd_select(&list, 1, argv + optind, &sel, &nsel);
-	ret = fb_select_exit_code(r);
+	ret = fb_exit_code(r, FB_FROM_SELECT);
 	if (nsel == 1) {
 		r = fb_pattern_show(sel[0], devdir, &p, &o);
-		ret = r < 0 ? FB_EXIT_ERROR : ret;
+		ret = r < 0 ? fb_exit_code(r, FB_FROM_LIBRARY) : ret;
 	}
 	if (fb_stop_signal) {
 		char sig[32];
