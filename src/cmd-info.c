@@ -17,6 +17,7 @@
 #include "log.h"
 #include "nodes.h"
 #include "view.h"
+#include "scanout.h"
 #include "strutil.h"
 
 #define KEYW 18
@@ -369,6 +370,7 @@ static void info_human(const struct fb_view *v)
 	info_human_device(v->dev);
 	info_human_hw(v);
 	info_human_display(v);
+	scanout_print(stdout, v);
 	info_human_node(v);
 }
 
@@ -608,6 +610,7 @@ static struct json_object *info_json(const struct fb_view *v)
 		}
 	}
 	json_object_object_add(o, "display", json_display(v));
+	json_object_object_add(o, "scanout", scanout_json(v));
 	json_object_object_add(o, "node", json_node(v));
 	return o;
 }

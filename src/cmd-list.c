@@ -13,6 +13,7 @@
 #include "kms.h"
 #include "log.h"
 #include "nodes.h"
+#include "scanout.h"
 #include "view.h"
 #include "strutil.h"
 #include "table.h"
@@ -91,28 +92,82 @@ static const int default_columns[] = { COL_NAME, COL_MAJMIN, COL_ID,
 				       COL_KIND, COL_DRIVER, COL_RES,
 				       COL_BPP,	 COL_FORMAT, COL_NODE };
 
+/* --connectors: one line per connector */
+enum {
+	CCOL_CONNECTOR,
+	CCOL_CARD,
+	CCOL_STATUS,
+	CCOL_MONITOR,
+	CCOL_CRTC,
+	CCOL_MODE,
+	CCOL_SCANOUT,
+	CCOL_OWNER,
+};
+
+static const struct colinfo conn_infos[] = {
+	[CCOL_CONNECTOR] = { "CONNECTOR", 0.1, false, false,
+			     "connector, as sysfs names it (card0-Virtual-1)" },
+	[CCOL_CARD] = { "CARD", 5, false, false, "its DRM card" },
+	[CCOL_STATUS] = { "STATUS", 0.1, false, false,
+			  "connected, disconnected or unknown" },
+	[CCOL_MONITOR] = { "MONITOR", 0.1, false, false, "the monitor, from its EDID" },
+	[CCOL_CRTC] = { "CRTC", 4, true, true, "the CRTC that drives it (KMS object id)" },
+	[CCOL_MODE] = { "MODE", 0.1, false, false,
+			"the active mode WxH@Hz; empty when it is off" },
+	[CCOL_SCANOUT] = { "SCANOUT", 0.1, false, false,
+			   "what it shows: fbN (the fbdev emulation) or FB ID WxH FOURCC" },
+	[CCOL_OWNER] = { "OWNER", 0.1, false, false,
+			 "who made that FB: comm[pid], [fbcon] or unknown" },
+};
+
+static const int conn_default_columns[] = { CCOL_CONNECTOR, CCOL_CARD, CCOL_STATUS,
+					    CCOL_MONITOR,   CCOL_CRTC, CCOL_MODE,
+					    CCOL_SCANOUT,   CCOL_OWNER };
+
+/* What list lists: its columns and the JSON array's name. */
+struct list_kind {
+	const char *json_name;
+	const struct colinfo *infos;
+	size_t n_infos;
+	const int *defaults;
+	size_t n_defaults;
+};
+
+static const struct list_kind fb_kind = { "framebuffers", infos, ARRAY_SIZE(infos),
+					  default_columns, ARRAY_SIZE(default_columns) };
+static const struct list_kind conn_kind = { "connectors", conn_infos,
+					    ARRAY_SIZE(conn_infos), conn_default_columns,
+					    ARRAY_SIZE(conn_default_columns) };
+
 struct list_ctl {
+	const struct list_kind *kind; /* framebuffers, or --connectors */
 	int columns[ARRAY_SIZE(infos) * 2];
 	size_t ncolumns;
 	bool json, pairs, raw, noheadings, bytes, drm, columns_given, shell, help,
-		list_columns;
+		list_columns, connectors;
+	/* -o and -O (arg NULL) in their order, -x: applied once the kind is known */
+	const char *outputs[16];
+	size_t n_outputs;
+	const char *sort_name;
 	int sort; /* -x: the column the lines are sorted by; -1: scan order */
 	const char *devdir;
 	bool allow_private;
 };
 
 /* A line of the table: a framebuffer (v), or with --drm a card that has
- * none (v NULL). */
+ * none (v NULL), or with --connectors a connector (conn, of sc). */
 struct list_row {
 	const struct fb_view *v;
 	const struct drm_card *card;
+	const struct drm_connector *conn;
+	const struct scanout_card *sc;
 };
 
-static int column_by_name(const char *name, size_t len)
+static int column_by_name(const struct list_kind *kind, const char *name, size_t len)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
-		if (strlen(infos[i].name) == len &&
-		    strncasecmp(infos[i].name, name, len) == 0)
+	for (size_t i = 0; i < kind->n_infos; i++)
+		if (strlen(kind->infos[i].name) == len &&
+		    strncasecmp(kind->infos[i].name, name, len) == 0)
 			return (int)i;
 	return -1;
 }
@@ -132,7 +187,7 @@ static int parse_columns(struct list_ctl *ctl, const char *arg)
 	}
 	while (*p) {
 		size_t len = strcspn(p, ",");
-		int col = column_by_name(p, len);
+		int col = column_by_name(ctl->kind, p, len);
 
 		if (col < 0) {
 			ERR("unknown column \"%.*s\"", (int)len, p);
@@ -327,12 +382,46 @@ static const char *fb_cell(const struct list_ctl *ctl, const struct fb_view *v, 
 	return NULL;
 }
 
+/* A connector's cell (--connectors). */
+static const char *conn_cell(const struct list_row *row, int col, char *buf, size_t len)
+{
+	const struct drm_connector *c = row->conn;
+	const struct kms_connector *kc = scanout_connector(row->sc, c->name);
+	const char *s;
+
+	buf[0] = '\0';
+	switch (col) {
+	case CCOL_CONNECTOR:
+		return c->name;
+	case CCOL_CARD:
+		return row->card->name;
+	case CCOL_STATUS:
+		return c->status == DRM_STATUS_UNREADABLE
+			       ? NULL
+			       : display_status_name(c->status);
+	case CCOL_MONITOR:
+		s = display_connector_monitor(c, buf, len);
+		return s ? s : "bad EDID";
+	case CCOL_CRTC:
+		return scanout_crtc_cell(row->sc, kc, buf, len);
+	case CCOL_MODE:
+		return scanout_mode_cell(row->sc, kc, buf, len);
+	case CCOL_SCANOUT:
+		return scanout_fb_cell(row->sc, kc, buf, len);
+	case CCOL_OWNER:
+		return scanout_owner_cell(row->sc, kc, buf, len);
+	}
+	return NULL;
+}
+
 /* The text of one cell; NULL or "" for an empty one. */
 static const char *cell(const struct list_ctl *ctl, const struct list_row *row, int col,
 			char *buf, size_t len)
 {
 	const struct fb_view *v = row->v;
 
+	if (row->conn)
+		return conn_cell(row, col, buf, len);
 	if (!v)
 		return card_cell(row->card, true, col, buf, len);
 	return fb_cell(ctl, v, col, buf, len);
@@ -430,6 +519,61 @@ static int lines_build(struct list_ctl *ctl, const struct fb_device **sel, size_
 	return r;
 }
 
+/* Is the connector named by the arguments (its name or its card's), or
+ * are there none?  matched counts the arguments that named something. */
+static bool conn_named(const struct drm_card *card, const struct drm_connector *c,
+		       int argc, char *argv[], bool *matched)
+{
+	bool any = argc == 0;
+
+	for (int i = 0; i < argc; i++)
+		if (strcmp(argv[i], card->name) == 0 || strcmp(argv[i], c->name) == 0) {
+			matched[i] = true;
+			any = true;
+		}
+	return any;
+}
+
+/* --connectors: a line per connector of each card (or of those named);
+ * each card's KMS state read once.  -ENODEV when an argument names
+ * nothing (said). */
+static int conn_lines_build(struct list_ctl *ctl, const struct drm_list *drm,
+			    const struct scanout_card *cards, int argc, char *argv[],
+			    struct list_line **lines, size_t *n)
+{
+	size_t cap = 0;
+	bool matched[64] = { false };
+	int r = 0;
+
+	for (size_t i = 0; i < drm->n; i++)
+		cap += drm->cards[i].n_connectors;
+	*lines = calloc(cap + 1, sizeof(**lines));
+	if (!*lines)
+		return -ENOMEM;
+	for (size_t i = 0; i < drm->n && r == 0; i++)
+		for (size_t j = 0; j < drm->cards[i].n_connectors && r == 0; j++) {
+			const struct drm_connector *c = &drm->cards[i].connectors[j];
+
+			if (!conn_named(&drm->cards[i], c, argc, argv, matched))
+				continue;
+			r = line_fill(ctl,
+				      &(struct list_row){ .card = &drm->cards[i],
+							  .conn = c,
+							  .sc = &cards[i] },
+				      &(*lines)[(*n)++]);
+		}
+	for (int i = 0; i < argc && r == 0; i++)
+		if (!matched[i]) {
+			ERR("%s: no such DRM card or connector", argv[i]);
+			r = -ENODEV;
+		}
+	if (r == 0 && ctl->sort >= 0) {
+		sort_key = ctl->ncolumns;
+		qsort(*lines, *n, sizeof(**lines), line_cmp);
+	}
+	return r;
+}
+
 /* -y: a name a shell variable can have: MAJ:MIN becomes MAJ_MIN. */
 static void shell_name(const char *name, char *buf, size_t len)
 {
@@ -447,14 +591,15 @@ static int table_print(const struct list_ctl *ctl, struct list_line *lines, size
 				  : ctl->raw   ? FB_TABLE_RAW
 					       : FB_TABLE_ALIGNED;
 	struct fb_table *tb;
-	int r = fb_table_new(&tb, "framebuffers", mode, ctl->noheadings);
+	int r = fb_table_new(&tb, ctl->kind->json_name, mode, ctl->noheadings);
 
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < ctl->ncolumns && r == 0; i++) {
-		const struct colinfo *ci = &infos[ctl->columns[i]];
+		const struct colinfo *ci = &ctl->kind->infos[ctl->columns[i]];
 		/* SIZE is a number in bytes only with -b, as in lsblk */
-		bool number = ci->number && (ctl->columns[i] != COL_SIZE || ctl->bytes);
+		bool number = ci->number && (ctl->connectors ||
+					     ctl->columns[i] != COL_SIZE || ctl->bytes);
 		char name[32];
 
 		shell_name(ci->name, name, sizeof(name));
@@ -476,6 +621,8 @@ static int table_print(const struct list_ctl *ctl, struct list_line *lines, size
 /* Does any column need /sys/class/drm? */
 static bool needs_drm(const struct list_ctl *ctl)
 {
+	if (ctl->connectors)
+		return true;
 	for (size_t i = 0; i < ctl->ncolumns; i++)
 		if (ctl->columns[i] >= COL_KIND)
 			return true;
@@ -497,9 +644,40 @@ static int list_print(struct list_ctl *ctl, const struct fb_device **sel, size_t
 	return r;
 }
 
+/* --connectors: every card's KMS state read, the lines printed, let go. */
+static int conn_print(struct list_ctl *ctl, const struct fb_device_list *list,
+		      const struct drm_list *drm, int argc, char *argv[])
+{
+	struct scanout_card *cards = calloc(drm->n + 1, sizeof(*cards));
+	struct list_line *lines = NULL;
+	size_t n = 0;
+	int r;
+
+	if (!cards)
+		return -ENOMEM;
+	for (size_t i = 0; i < drm->n; i++) {
+		scanout_card_read(&cards[i], &drm->cards[i],
+				  scanout_fbdev_of(&drm->cards[i], list));
+		if (!cards[i].have_kms && drm->cards[i].n_connectors)
+			WRN("%s: what its connectors show: cannot tell (%s)",
+			    drm->cards[i].name, cards[i].reason);
+	}
+	r = conn_lines_build(ctl, drm, cards, argc, argv, &lines, &n);
+	if (r == 0)
+		r = table_print(ctl, lines, n);
+	for (size_t i = 0; i < n; i++)
+		line_free(&lines[i], ctl->ncolumns + 1);
+	free(lines);
+	for (size_t i = 0; i < drm->n; i++)
+		scanout_card_free(&cards[i]);
+	free(cards);
+	return r;
+}
+
 static void list_usage(void)
 {
 	printf("Usage: fbclassctl list [options] [DEVICE...]\n"
+	       "       fbclassctl list --connectors [options] [CARD|CONNECTOR...]\n"
 	       "\n"
 	       "List framebuffer devices (the graphics class), one per line; DEVICE\n"
 	       "(fb0, 0, /dev/fb0, /sys/class/graphics/fb0) restricts the list.\n"
@@ -517,6 +695,8 @@ static void list_usage(void)
 	       "  -b, --bytes          SIZE in bytes, not human-readable (also in JSON)\n"
 	       "      --drm            also list the DRM cards that have no framebuffer,\n"
 	       "                       with the REASON when sysfs tells it\n"
+	       "      --connectors     one line per DRM connector: what it shows, and whose\n"
+	       "                       (-J: {\"connectors\": [...]}); its own columns\n"
 	       "      --dev DIR        device directory (default /dev)\n"
 	       "      --no-temp-node   never query through a private temporary node\n"
 	       "  -h, --help           show this help\n"
@@ -524,20 +704,51 @@ static void list_usage(void)
 	       "Columns (default NAME,MAJ:MIN,ID,KIND,DRIVER,RES,BPP,FORMAT,NODE; --drm adds REASON):\n");
 	for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
 		printf("  %10s  %s\n", infos[i].name, infos[i].help);
-	printf("\nValues come from the ioctls when the node can be opened, else from sysfs.\n"
+	printf("Columns of --connectors (default all):\n");
+	for (size_t i = 0; i < ARRAY_SIZE(conn_infos); i++)
+		printf("  %10s  %s\n", conn_infos[i].name, conn_infos[i].help);
+	printf("\nValues come from the ioctls when the node can be opened, else from sysfs;\n"
+	       "CRTC, MODE, SCANOUT and OWNER from KMS, read without changing the screen.\n"
 	       "See fbclassctl(8).\n");
 }
 
-static void list_columns(void)
+static void list_columns(const struct list_kind *kind)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
-		printf("%-10s %s\n", infos[i].name, infos[i].help);
+	for (size_t i = 0; i < kind->n_infos; i++)
+		printf("%-10s %s\n", kind->infos[i].name, kind->infos[i].help);
+}
+
+/* -o, -O and -x, once --connectors has chosen the columns they name. */
+static int list_apply_columns(struct list_ctl *ctl)
+{
+	const struct list_kind *kind = ctl->kind;
+
+	memcpy(ctl->columns, kind->defaults, kind->n_defaults * sizeof(int));
+	ctl->ncolumns = kind->n_defaults;
+	for (size_t i = 0; i < ctl->n_outputs; i++) {
+		if (ctl->outputs[i]) {
+			if (parse_columns(ctl, ctl->outputs[i]) < 0)
+				return -EINVAL;
+			continue;
+		}
+		for (size_t c = 0; c < kind->n_infos; c++)
+			ctl->columns[c] = (int)c;
+		ctl->ncolumns = kind->n_infos;
+	}
+	if (ctl->sort_name) {
+		ctl->sort = column_by_name(kind, ctl->sort_name, strlen(ctl->sort_name));
+		if (ctl->sort < 0) {
+			ERR("--sort: unknown column \"%s\"", ctl->sort_name);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /* 0, or -EINVAL for a usage error (said). */
 static int list_parse_args(int argc, char *argv[], struct list_ctl *ctl)
 {
-	enum { OPT_DEV = 256, OPT_NO_TEMP_NODE, OPT_DRM };
+	enum { OPT_DEV = 256, OPT_NO_TEMP_NODE, OPT_DRM, OPT_CONNECTORS };
 	static const struct option options[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "output-all", no_argument, NULL, 'O' },
@@ -552,24 +763,21 @@ static int list_parse_args(int argc, char *argv[], struct list_ctl *ctl)
 		{ "dev", required_argument, NULL, OPT_DEV },
 		{ "no-temp-node", no_argument, NULL, OPT_NO_TEMP_NODE },
 		{ "drm", no_argument, NULL, OPT_DRM },
+		{ "connectors", no_argument, NULL, OPT_CONNECTORS },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	int c, modes = 0;
 
-	memcpy(ctl->columns, default_columns, sizeof(default_columns));
-	ctl->ncolumns = ARRAY_SIZE(default_columns);
 	while ((c = getopt_long(argc, argv, "o:OJPrnbyx:Hh", options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			if (parse_columns(ctl, optarg) < 0)
-				return -EINVAL;
-			ctl->columns_given = true;
-			break;
 		case 'O':
-			for (size_t i = 0; i < ARRAY_SIZE(infos); i++)
-				ctl->columns[i] = (int)i;
-			ctl->ncolumns = ARRAY_SIZE(infos);
+			if (ctl->n_outputs >= ARRAY_SIZE(ctl->outputs)) {
+				ERR("too many --output options");
+				return -EINVAL;
+			}
+			ctl->outputs[ctl->n_outputs++] = c == 'o' ? optarg : NULL;
 			ctl->columns_given = true;
 			break;
 		case 'J':
@@ -594,11 +802,7 @@ static int list_parse_args(int argc, char *argv[], struct list_ctl *ctl)
 			ctl->shell = true;
 			break;
 		case 'x':
-			ctl->sort = column_by_name(optarg, strlen(optarg));
-			if (ctl->sort < 0) {
-				ERR("--sort: unknown column \"%s\"", optarg);
-				return -EINVAL;
-			}
+			ctl->sort_name = optarg;
 			break;
 		case 'H':
 			ctl->list_columns = true;
@@ -612,6 +816,9 @@ static int list_parse_args(int argc, char *argv[], struct list_ctl *ctl)
 		case OPT_DRM:
 			ctl->drm = true;
 			break;
+		case OPT_CONNECTORS:
+			ctl->connectors = true;
+			break;
 		case 'h':
 			ctl->help = true;
 			return 0;
@@ -623,11 +830,47 @@ static int list_parse_args(int argc, char *argv[], struct list_ctl *ctl)
 		ERR("--json, --pairs and --raw are mutually exclusive");
 		return -EINVAL;
 	}
+	if (ctl->connectors && (ctl->drm || ctl->bytes)) {
+		ERR("--connectors lists connectors: --%s has no meaning there",
+		    ctl->drm ? "drm" : "bytes");
+		return -EINVAL;
+	}
+	ctl->kind = ctl->connectors ? &conn_kind : &fb_kind;
+	if (list_apply_columns(ctl) < 0)
+		return -EINVAL;
 	if (node_devdir_check(ctl->devdir) < 0)
 		return -EINVAL;
 	if (ctl->drm && !ctl->columns_given)
 		ctl->columns[ctl->ncolumns++] = COL_REASON;
 	return 0;
+}
+
+static int list_connectors(struct list_ctl *ctl, int argc, char *argv[])
+{
+	struct fb_device_list list = {};
+	struct drm_list drm = {};
+	int r, ret = FB_EXIT_OK;
+
+	/* the framebuffers only name what fbcon shows: none is no error */
+	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, false) < 0)
+		return FB_EXIT_ERROR;
+	if (fb_cmd_scan_drm(&drm, DRM_SCAN_ALL) < 0) {
+		ret = FB_EXIT_ERROR;
+		goto finish;
+	}
+	if (argc > 64) {
+		ERR("--connectors: at most 64 cards or connectors can be named");
+		ret = FB_EXIT_USAGE;
+		goto finish;
+	}
+	r = conn_print(ctl, &list, &drm, argc, argv);
+	if (r < 0 && r != -ENODEV)
+		log_errno(r, "cannot print the table: %m");
+	ret = fb_exit_code(r, FB_FROM_SELECT);
+finish:
+	display_list_free(&drm);
+	fb_device_list_free(&list);
+	return ret;
 }
 
 static int do_list(int argc, char *argv[])
@@ -645,13 +888,15 @@ static int do_list(int argc, char *argv[])
 		if (ctl.help)
 			list_usage();
 		else
-			list_columns();
+			list_columns(ctl.kind);
 		return FB_EXIT_OK;
 	}
+	if (ctl.connectors)
+		return list_connectors(&ctl, argc - optind, argv + optind);
 	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !ctl.json && !ctl.drm && optind == argc) < 0)
 		return FB_EXIT_ERROR;
 	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);
-	ret = fb_select_exit_code(r);
+	ret = fb_exit_code(r, FB_FROM_SELECT);
 	if (r == -ENOMEM)
 		goto finish;
 	r = needs_drm(&ctl) ? fb_cmd_scan_drm(&drm, DRM_SCAN_ALL) : 0;

@@ -68,12 +68,6 @@ enum fb_result_from {
  * FB_EXIT_OK; a -errno is what commands.c's table gives it for from,
  * else FB_EXIT_ERROR. */
 int fb_exit_code(int r, enum fb_result_from from);
-/* fb_exit_code(r, FB_FROM_SELECT), by its old name, for the commands not
- * moved over yet. */
-static inline int fb_select_exit_code(int r)
-{
-	return fb_exit_code(r, FB_FROM_SELECT);
-}
 /* fb_device_scan(), saying once why the class could not be read, and
  * with say_empty that it is empty (info level).  0 or -errno (reported). */
 int fb_cmd_scan(struct fb_device_list *list, unsigned what, bool say_empty);

@@ -675,6 +675,49 @@ static void check_hazards(struct doctor_ctx *c, const struct fb_view *v)
 
 /* ---- what is on the screen (src/kms.h) ---- */
 
+/* KMS's view of each connector: a connected one with no mode set, a link
+ * that failed.  Read without probing (drmModeGetConnectorCurrent). */
+static void check_kms_connectors(struct doctor_ctx *c, const char *subject,
+				 const struct kms_card *card)
+{
+	enum doctor_verdict bad = c->o->only ? DOCTOR_PROBLEM : DOCTOR_INFO;
+	struct doctor_finding *f;
+	size_t n_bad = 0;
+
+	for (size_t i = 0; i < card->n_connectors; i++) {
+		const struct kms_connector *k = &card->connectors[i];
+
+		if (kms_connector_dark(card, k)) {
+			n_bad++;
+			f = add(c, bad, "kms-no-crtc", subject,
+				"%s is connected, but no CRTC drives it: no mode is set, the monitor is dark",
+				k->name);
+			EVIDENCE(c, f, "%s: connected, CRTC %s", k->name,
+				 k->crtc_id ? "inactive" : "none");
+			FIX(c, f,
+			    "on the console: echo detect > /sys/class/drm/%s/status makes the fbdev emulation set a mode on it",
+			    k->name);
+			FIX(c, f, "under a KMS program: have it enable that output");
+		}
+		if (k->link_status == 1) {
+			n_bad++;
+			f = add(c, DOCTOR_PROBLEM, "kms-link", subject,
+				"%s: link-status is bad: the link failed and shows nothing until a new modeset",
+				k->name);
+			EVIDENCE(c, f, "%s: link-status Bad (read without probing)",
+				 k->name);
+			FIX(c, f,
+			    "re-modeset: the program that owns the screen sets its mode again (a compositor does it on the kernel's hotplug uevent), at a lower mode if it fails again");
+			FIX(c, f,
+			    "on the console: chvt to another VT and back makes fbcon set its mode again");
+		}
+	}
+	if (!n_bad && card->n_connectors)
+		add(c, DOCTOR_OK, "kms-connectors", subject,
+		    "card%u: every connected connector has a mode set and a good link",
+		    card->minor);
+}
+
 static void check_shown(struct doctor_ctx *c, const struct fb_view *v)
 {
 	const char *name = v->dev->name;
@@ -711,6 +754,7 @@ static void check_shown(struct doctor_ctx *c, const struct fb_view *v)
 	for (size_t i = 0; i < card.n_connectors; i++)
 		if (kms_connector_scanout(&card, &card.connectors[i], line, sizeof(line)))
 			EVIDENCE(c, f, "%s", line);
+	check_kms_connectors(c, name, &card);
 	kms_card_free(&card);
 }
 

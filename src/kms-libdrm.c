@@ -99,6 +99,7 @@ static void driver_name(int fd, struct kms_card *card)
  */
 static int open_card(unsigned minor, char *reason, size_t reason_len)
 {
+	drmVersionPtr v;
 	char path[64];
 	int fd;
 
@@ -110,6 +111,18 @@ static int open_card(unsigned minor, char *reason, size_t reason_len)
 		snprintf(reason, reason_len, "%s: %s", path, strerror(-r));
 		return r;
 	}
+	/* before drmIsMaster, which takes any other answer than EACCES for
+	 * master: a node that is no DRM device (umockdev's) is said plainly */
+	v = sym.drmGetVersion(fd);
+	if (!v) {
+		int r = errno ? -errno : -ENODEV;
+
+		snprintf(reason, reason_len, "%s: not a DRM device (%s)", path,
+			 strerror(-r));
+		close(fd);
+		return r;
+	}
+	sym.drmFreeVersion(v);
 	if (sym.drmIsMaster(fd) && sym.drmDropMaster(fd) < 0)
 		WRN("%s: cannot drop the DRM master the open gave: %s", path,
 		    strerror(errno));

@@ -103,3 +103,81 @@ bool kms_connector_scanout(const struct kms_card *card, const struct kms_connect
 		 fb->height, kms_fourcc_str(fb->fourcc, fourcc), owner);
 	return true;
 }
+
+const struct kms_fb *kms_connector_fb(const struct kms_card *card,
+				      const struct kms_connector *c)
+{
+	const struct kms_crtc *crtc = kms_card_crtc(card, c->crtc_id);
+	const struct kms_plane *pl;
+
+	if (!crtc || !crtc->active)
+		return NULL;
+	pl = kms_card_primary(card, crtc->id);
+	return pl ? kms_card_fb(card, pl->fb_id) : NULL;
+}
+
+const char *kms_connector_mode(const struct kms_card *card, const struct kms_connector *c,
+			       char *buf, size_t len)
+{
+	const struct kms_crtc *crtc = kms_card_crtc(card, c->crtc_id);
+	const struct kms_mode *m;
+	uint32_t mhz;
+
+	buf[0] = '\0';
+	if (!crtc || !crtc->active || !crtc->mode_valid)
+		return buf;
+	m = &crtc->mode;
+	mhz = m->refresh_mhz ? m->refresh_mhz : m->vrefresh * 1000;
+	/* to the hundredth, as modetest prints it */
+	mhz = (mhz + 5) / 10;
+	if (mhz % 100 == 0)
+		snprintf(buf, len, "%ux%u@%u", m->hdisplay, m->vdisplay, mhz / 100);
+	else
+		snprintf(buf, len, "%ux%u@%u.%02u", m->hdisplay, m->vdisplay, mhz / 100,
+			 mhz % 100);
+	return buf;
+}
+
+const char *kms_fb_text(const struct kms_fb *fb, const char *fbdev, char *buf, size_t len)
+{
+	char fourcc[5];
+
+	if (fbdev && !fb->gone && fb->owner.kind == KMS_OWNER_FBCON)
+		snprintf(buf, len, "%s", fbdev);
+	else if (fb->gone)
+		snprintf(buf, len, "FB %u (freed)", fb->id);
+	else
+		snprintf(buf, len, "FB %u %ux%u %s", fb->id, fb->width, fb->height,
+			 kms_fourcc_str(fb->fourcc, fourcc));
+	return buf;
+}
+
+const char *kms_owner_text(const struct kms_owner *o, char *buf, size_t len)
+{
+	if (o->kind == KMS_OWNER_FBCON)
+		snprintf(buf, len, "[fbcon]");
+	else if (o->kind == KMS_OWNER_PROCESS)
+		snprintf(buf, len, "%s[%d]", o->comm, (int)o->pid);
+	else
+		snprintf(buf, len, "unknown");
+	return buf;
+}
+
+bool kms_connector_dark(const struct kms_card *card, const struct kms_connector *c)
+{
+	const struct kms_crtc *crtc = kms_card_crtc(card, c->crtc_id);
+
+	return c->connection == KMS_CONNECTED && (!crtc || !crtc->active);
+}
+
+const char *kms_link_status_name(int link_status)
+{
+	return link_status == 0 ? "good" : link_status == 1 ? "bad" : NULL;
+}
+
+const char *kms_dpms_name(int dpms)
+{
+	static const char *const names[] = { "on", "standby", "suspend", "off" };
+
+	return dpms >= 0 && (size_t)dpms < ARRAY_SIZE(names) ? names[dpms] : NULL;
+}

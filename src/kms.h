@@ -169,3 +169,27 @@ enum kms_shown kms_shown_of_card(unsigned minor);
  */
 bool kms_connector_scanout(const struct kms_card *card, const struct kms_connector *c,
 			   char *buf, size_t len);
+
+/*
+ * A connector's row (list --connectors, info's scanout section), pure.
+ * kms_connector_fb(): the FB on the primary plane of c's CRTC, NULL when
+ * c drives no active CRTC or that plane shows none.
+ */
+const struct kms_fb *kms_connector_fb(const struct kms_card *card,
+				      const struct kms_connector *c);
+/* The active mode of c's CRTC, "1280x800@74.99" (the refresh from the
+ * timings; "@60" when whole); "" when c drives no active CRTC. */
+const char *kms_connector_mode(const struct kms_card *card, const struct kms_connector *c,
+			       char *buf, size_t len);
+/* "FB 40 800x600 XR24", or "FB 40 (freed)"; fbdev ("fb0") instead when
+ * it is not NULL and fb is the fbdev emulation's ([fbcon]). */
+const char *kms_fb_text(const struct kms_fb *fb, const char *fbdev, char *buf, size_t len);
+/* "comm[pid]" (the comm raw: escape it where it is printed), "[fbcon]"
+ * or "unknown" (o->reason says why). */
+const char *kms_owner_text(const struct kms_owner *o, char *buf, size_t len);
+/* Connected, yet no active CRTC drives it: no mode is set. */
+bool kms_connector_dark(const struct kms_card *card, const struct kms_connector *c);
+/* "good", "bad" (link-status; the fix is a new modeset), NULL when not told. */
+const char *kms_link_status_name(int link_status);
+/* "on", "standby", "suspend", "off"; NULL when not told. */
+const char *kms_dpms_name(int dpms);

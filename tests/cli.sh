@@ -130,7 +130,13 @@ expect 2 "" "fbclassctl: expected one DEVICE" -- set -g 1 2 3 4 5
 expect 0 "--geometry XRES YRES VXRES VYRES DEPTH" "" -- set --help
 # --help names every column with a description.
 n=$("$FBCLASSCTL" list --help | awk '/^Columns/{on=1; next} on && NF==0 {exit} on && NF>=2' | wc -l)
-check "list --help describes 23 columns" test "$n" -eq 23
+check "list --help describes 23 columns and --connectors' 8" test "$n" -eq 31
+# --connectors has columns of its own, and no --drm or --bytes
+expect 2 "" 'fbclassctl: unknown column "NAME"' -- list --connectors -o NAME
+expect 2 "" 'fbclassctl: unknown column "SCANOUT"' -- list -o SCANOUT
+expect 2 "" 'fbclassctl: --sort: unknown column "RES"' -- list --connectors -x RES
+expect 2 "" "fbclassctl: --connectors lists connectors: --drm has no meaning there" -- list --connectors --drm
+expect 0 "SCANOUT" "" -- list --connectors --list-columns
 
 if [ -x "$UMOCKDEV_RUN" ]; then
 	# An empty testbed: a machine without framebuffers.

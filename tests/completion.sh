@@ -188,6 +188,10 @@ column_checks() {
 		"$FBCLASSCTL" list -o "$c" -H >/dev/null 2>&1 || bad="$bad $c"
 	done
 	expect_eq "list -o takes every column list offered" "${bad# }" ""
+	# list --connectors has columns of its own
+	offers "fbclassctl list --connectors -o SC" SCANOUT
+	offers "fbclassctl list --connectors -x OW" OWNER
+	offers "fbclassctl list -o SC"
 }
 
 # bench's strategies: the names under --strategy in bench --help (as
@@ -270,7 +274,7 @@ device_checks() {
 		# an option without an argument leaves the next word a device
 		[ -n "$want" ] || continue
 		bad=
-		for o in $(help_options "$cmd" | awk 'NF == 1 && $1 != "-a" && $1 != "--all" { print $1 }'); do
+		for o in $(help_options "$cmd" | awk 'NF == 1 && $1 != "-a" && $1 != "--all" && $1 != "--connectors" { print $1 }'); do
 			# shellcheck disable=SC2086 # want: words
 			[ "$(offer "fbclassctl $cmd $o " | tr '\n' ' ')" = "$(printf '%s\n' $want | sort | tr '\n' ' ')" ] ||
 				bad="$bad $o"

@@ -54,6 +54,8 @@ for t in "${fixtures[@]}"; do
 	valid_rc list "$work/out" "$n: list -J --drm"
 	um list -J -y -o NAME,MAJ:MIN,SIZE -b --dev "$work/dev" --no-temp-node
 	valid_rc list "$work/out" "$n: list -J -y -b"
+	um list --connectors -J -O
+	valid_rc list-connectors "$work/out" "$n: list --connectors -J -O"
 	um info -J --dev "$work/dev" --no-temp-node
 	valid info "$work/out" "$n: info -J"
 	um holders -J --dev "$work/dev"
@@ -74,6 +76,14 @@ printf '{"framebuffers": [{"name": "fb0", "maj:min": "29"}]}\n' >"$work/bad"
 if "$py" "$validate" "$schema" list "$work/bad" 2>/dev/null; then not_ok "a malformed maj:min is rejected"; else ok "a malformed maj:min is rejected"; fi
 printf '{"framebuffers": [{"name": "fb0", "devnum": "29:0"}]}\n' >"$work/bad"
 if "$py" "$validate" "$schema" list "$work/bad" 2>/dev/null; then not_ok "a key outside the vocabulary is rejected"; else ok "a key outside the vocabulary is rejected"; fi
+# list --connectors: the VM's answers (tests/vm/scenarios/kms.sh) are
+# valid, a MODE without its refresh and a key of list's are not
+printf '{"connectors": [{"connector": "card0-Virtual-1", "card": "card0", "status": "connected", "monitor": null, "crtc": 36, "mode": "800x600@60.32", "scanout": "FB 40 800x600 XR24", "owner": "modetest[185]"}]}\n' >"$work/good"
+valid list-connectors "$work/good" "list --connectors: modetest's row is valid"
+printf '{"connectors": [{"connector": "card0-Virtual-1", "crtc": 36, "mode": "800x600", "scanout": "fb0", "owner": "[fbcon]"}]}\n' >"$work/bad"
+if "$py" "$validate" "$schema" list-connectors "$work/bad" 2>/dev/null; then not_ok "list --connectors: a MODE without its refresh is rejected"; else ok "list --connectors: a MODE without its refresh is rejected"; fi
+printf '{"connectors": [{"connector": "card0-Virtual-1", "name": "fb0"}]}\n' >"$work/bad"
+if "$py" "$validate" "$schema" list-connectors "$work/bad" 2>/dev/null; then not_ok "list --connectors: list's NAME is not its column"; else ok "list --connectors: list's NAME is not its column"; fi
 printf '{"findings": [], "problems": 0, "extra": 1}\n' >"$work/bad"
 if "$py" "$validate" "$schema" doctor "$work/bad" 2>/dev/null; then not_ok "doctor: an unknown member is rejected"; else ok "doctor: an unknown member is rejected"; fi
 printf '{"seqnum": 1, "subsystem": "graphics", "action": "add", "name": "fb0", "devnum": "29:0", "present": true, "driver": null}\n' >"$work/bad"

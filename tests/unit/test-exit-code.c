@@ -41,7 +41,6 @@ static void test_by_origin(void)
 	ASSERT_INT_EQ(fb_exit_code(-ENODEV, FB_FROM_SELECT), 4);
 	ASSERT_INT_EQ(fb_exit_code(-ENOMEM, FB_FROM_SELECT), 1);
 	ASSERT_INT_EQ(fb_exit_code(-EINVAL, FB_FROM_SELECT), 1);
-	ASSERT_INT_EQ(fb_select_exit_code(-ENODEV), 4);
 
 	ASSERT_INT_EQ(fb_exit_code(-EINVAL, FB_FROM_MODESET), 5);
 	ASSERT_INT_EQ(fb_exit_code(-ERANGE, FB_FROM_MODESET), 2);

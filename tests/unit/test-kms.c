@@ -321,6 +321,112 @@ static void test_scanout_text(void)
 	kms_card_free(&card);
 }
 
+/* list --connectors' cells: the mode, what is shown, whose */
+static void test_connector_row(void)
+{
+	struct kms_card card;
+	const struct kms_fb *fb;
+	char buf[128];
+
+	if (load("bochs-6.12-console") < 0 || read_card(&card, dir) < 0)
+		return;
+	/* 107300 kHz / (1728 x 828) = 74.994 Hz */
+	ASSERT_STR_EQ(kms_connector_mode(&card, &card.connectors[0], buf, sizeof(buf)),
+		      "1280x800@74.99");
+	fb = kms_connector_fb(&card, &card.connectors[0]);
+	ASSERT_TRUE(fb != NULL && fb->id == 38);
+	if (fb) {
+		ASSERT_STR_EQ(kms_fb_text(fb, "fb0", buf, sizeof(buf)), "fb0");
+		ASSERT_STR_EQ(kms_fb_text(fb, NULL, buf, sizeof(buf)),
+			      "FB 38 1280x800 XR24");
+		ASSERT_STR_EQ(kms_owner_text(&fb->owner, buf, sizeof(buf)), "[fbcon]");
+	}
+	ASSERT_TRUE(!kms_connector_dark(&card, &card.connectors[0]));
+	ASSERT_STR_EQ(kms_link_status_name(card.connectors[0].link_status), "good");
+	ASSERT_STR_EQ(kms_dpms_name(card.connectors[0].dpms), "on");
+	kms_card_free(&card);
+	if (load("bochs-6.12-modetest") < 0 || read_card(&card, dir) < 0)
+		return;
+	ASSERT_STR_EQ(kms_connector_mode(&card, &card.connectors[0], buf, sizeof(buf)),
+		      "800x600@60.32");
+	fb = kms_connector_fb(&card, &card.connectors[0]);
+	ASSERT_TRUE(fb != NULL);
+	if (fb) {
+		/* not fbcon's: its id, never the fb's name */
+		ASSERT_STR_EQ(kms_fb_text(fb, "fb0", buf, sizeof(buf)),
+			      "FB 40 800x600 XR24");
+		ASSERT_STR_EQ(kms_owner_text(&fb->owner, buf, sizeof(buf)),
+			      "modetest[185]");
+		card.fbs[0].gone = true;
+		ASSERT_STR_EQ(kms_fb_text(fb, "fb0", buf, sizeof(buf)), "FB 40 (freed)");
+	}
+	/* a CRTC switched off: no mode, nothing shown */
+	card.crtcs[0].active = false;
+	ASSERT_STR_EQ(kms_connector_mode(&card, &card.connectors[0], buf, sizeof(buf)),
+		      "");
+	ASSERT_TRUE(kms_connector_fb(&card, &card.connectors[0]) == NULL);
+	ASSERT_TRUE(kms_connector_dark(&card, &card.connectors[0]));
+	kms_card_free(&card);
+	/* a mode of whole Hz has no decimals */
+	card.crtcs = &(struct kms_crtc){
+		.id = 1,
+		.active = true,
+		.mode_valid = true,
+		.mode = { .hdisplay = 640, .vdisplay = 480, .refresh_mhz = 59999 }
+	};
+	card.n_crtcs = 1;
+	ASSERT_STR_EQ(kms_connector_mode(&card, &(struct kms_connector){ .crtc_id = 1 },
+					 buf, sizeof(buf)),
+		      "640x480@60");
+}
+
+/* property NAME of connector id in the captured answers set to value */
+static void set_connector_prop(uint32_t id, const char *name, int64_t value)
+{
+	json_object *card = NULL, *conns = NULL, *props = NULL, *prop = NULL;
+
+	json_object_object_get_ex(kms_fake.root, "/dev/dri/card0", &card);
+	json_object_object_get_ex(card, "connectors", &conns);
+	for (size_t i = 0; conns && i < json_object_array_length(conns); i++) {
+		json_object *c = json_object_array_get_idx(conns, i), *v = NULL;
+
+		if (json_object_object_get_ex(c, "id", &v) &&
+		    json_object_get_int64(v) == id)
+			json_object_object_get_ex(c, "properties", &props);
+	}
+	if (props && json_object_object_get_ex(props, name, &prop))
+		json_object_object_add(prop, "raw_value", json_object_new_int64(value));
+	ASSERT_MSG(prop != NULL, "connector %u has no property %s", id, name);
+}
+
+/* doctor's connector checks, from the console's answers changed as a
+ * kernel would give them: a connected connector that no CRTC drives
+ * (CRTC_ID 0), and a link that failed training (link-status Bad) */
+static void test_dark_and_bad_link(void)
+{
+	struct kms_card card;
+	char buf[128];
+
+	if (load("bochs-6.12-console") < 0)
+		return;
+	set_connector_prop(32, "CRTC_ID", 0);
+	set_connector_prop(32, "link-status", 1);
+	if (read_card(&card, dir) < 0)
+		return;
+	ASSERT_INT_EQ(card.connectors[0].connection, KMS_CONNECTED);
+	ASSERT_INT_EQ(card.connectors[0].crtc_id, 0);
+	ASSERT_TRUE(kms_connector_dark(&card, &card.connectors[0]));
+	ASSERT_STR_EQ(kms_connector_mode(&card, &card.connectors[0], buf, sizeof(buf)),
+		      "");
+	ASSERT_TRUE(kms_connector_fb(&card, &card.connectors[0]) == NULL);
+	ASSERT_INT_EQ(card.connectors[0].link_status, 1);
+	ASSERT_STR_EQ(kms_link_status_name(card.connectors[0].link_status), "bad");
+	/* disconnected and dark is no fault */
+	card.connectors[0].connection = KMS_DISCONNECTED;
+	ASSERT_TRUE(!kms_connector_dark(&card, &card.connectors[0]));
+	kms_card_free(&card);
+}
+
 int main(void)
 {
 	test_console();
@@ -333,6 +439,8 @@ int main(void)
 	test_owner_join();
 	test_shown();
 	test_scanout_text();
+	test_connector_row();
+	test_dark_and_bad_link();
 	json_object_put(kms_fake.root);
 	return test_finish("test-kms");
 }

@@ -207,6 +207,57 @@ snapc_host_check() {
 	return "$_bad"
 }
 # ---- end of snap CONNECTOR ----
+# ---- list --connectors and info's scanout section (issue 23) ----
+# Each cell held against drm_info -j (read_round's NAME-drm_info.json)
+# and debugfs, the independent oracles; kept in this block of its own.
+
+# conn_oracle NAME: "CRTC WxH HZ FB FOURCC" of card0-Virtual-1 in drm_info
+# -j's answers: its CRTC_ID, that CRTC's mode with the refresh from the
+# clock and totals (Hz, 3 decimals), the FB id and fourcc on its primary plane
+conn_oracle() {
+	jq -r '.["/dev/dri/card0"] as $c | ($c.connectors[0].properties.CRTC_ID.value) as $crtc |
+		($c.crtcs[] | select(.id == $crtc) | .mode) as $m |
+		($c.planes[] | select(.crtc_id == $crtc and .properties.type.value == 1) | .fb) as $fb |
+		"\($crtc) \($m.hdisplay)x\($m.vdisplay) " +
+		"\($m.clock * 1000 / ($m.htotal * $m.vtotal) * 1000 | round / 1000) \($fb.id) " +
+		([$fb.format % 256, ($fb.format / 256 | floor) % 256,
+		  ($fb.format / 65536 | floor) % 256, ($fb.format / 16777216 | floor)] | implode)' \
+		"/tmp/$1-drm_info.json"
+}
+
+# connectors_round NAME OWNER: list --connectors -J's row of
+# card0-Virtual-1 against conn_oracle NAME; SCANOUT is fb0 exactly when
+# debugfs says [fbcon] made the FB shown; OWNER is OWNER; the master kept
+connectors_round() {
+	_m0=$(masters)
+	fbclassctl list --connectors -J >"/tmp/$1-conn.json" 2>"/tmp/$1-conn.err"
+	t_is "$?" 0 "$1: list --connectors exits 0"
+	t_is "$(masters)" "$_m0" "$1: list --connectors leaves the DRM master as it was (${_m0:-none})"
+	out_file "/tmp/$1-conn.json" "$1-conn.json"
+	set -- "$1" "$2" $(conn_oracle "$1")
+	_row='.connectors[] | select(.connector == "card0-Virtual-1")'
+	t_is "$(jq -r "$_row | \"\(.card) \(.status) \(.crtc)\"" "/tmp/$1-conn.json")" \
+		"card0 connected $3" "$1: CARD, STATUS and CRTC ($3) equal drm_info's"
+	_mode=$(jq -r "$_row | .mode" "/tmp/$1-conn.json")
+	t_is "${_mode%@*}" "$4" "$1: MODE is $4, as drm_info's CRTC has it"
+	t_check "$1: MODE's refresh ${_mode#*@} is drm_info's $5 to the hundredth" \
+		awk -v a="${_mode#*@}" -v b="$5" 'BEGIN { d = a - b; exit !(d < 0.0051 && d > -0.0051) }'
+	if grep -A1 "^framebuffer\[$6\]:" "$dri/framebuffer" | grep -q 'allocated by = \[fbcon\]'; then
+		_want=fb0
+	else
+		_want="FB $6 $4 $7"
+	fi
+	t_is "$(jq -r "$_row | .scanout" "/tmp/$1-conn.json")" "$_want" \
+		"$1: SCANOUT is $_want (FB $6 on the primary plane, debugfs names its maker)"
+	t_is "$(jq -r "$_row | .owner" "/tmp/$1-conn.json")" "$2" "$1: OWNER is $2"
+	# info's scanout section says the same
+	fbclassctl info -J fb0 >"/tmp/$1-info.json" 2>/dev/null
+	t_is "$(jq -r '.framebuffers[0].scanout.connectors[0] |
+		"\(.crtc) \(.mode) \(.scanout) \(.fb.id) \(.owner.name)"' "/tmp/$1-info.json")" \
+		"$3 $_mode $_want $6 $2" "$1: info -J's scanout section agrees"
+}
+
+# ---- end of list --connectors ----
 
 scenario() {
 	t_check "modprobe bochs" modprobe bochs
@@ -233,6 +284,7 @@ scenario() {
 	read_round console
 	list_round console yes 0
 	snapc_console
+	connectors_round console "[fbcon]"
 	t_check "console: doctor fb0 says it is on screen" grep -qE '^ok +fb0 +shown +fb0 is on screen' /tmp/console.doctor
 	t_is "$(shown /tmp/console.json)" "1280x800 1280x800 fbcon [fbcon] 0 false" \
 		"console: the primary plane shows fbcon's 1280x800 FB, owner [fbcon]"
@@ -254,6 +306,7 @@ scenario() {
 	read_round modetest
 	list_round modetest no 1
 	snapc_round modetest
+	connectors_round modetest "modetest[$mtpid]"
 	t_check "modetest: doctor fb0 names what the connector shows, and whose" grep -q \
 		"card0-Virtual-1 shows FB [0-9]* 800x600 XR24 of modetest\[$mtpid\], DRM master" /tmp/modetest.doctor
 	t_is "$(shown /tmp/modetest.json)" "800x600 800x600 process modetest $mtpid true" \
@@ -265,6 +318,7 @@ scenario() {
 
 	read_round after
 	list_round after yes 0
+	connectors_round after "[fbcon]"
 	t_is "$(shown /tmp/after.json)" "1280x800 1280x800 fbcon [fbcon] 0 false" \
 		"after modetest exits: fbcon's FB is shown again"
 	t_kernel_clean "no oops, BUG or WARNING"
