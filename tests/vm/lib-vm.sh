@@ -105,21 +105,41 @@ scenario_var() {
 	(eval "$2=" && . "$1" && eval "printf '%s' \"\${$2:-}\"")
 }
 
+# vm_ppm_whole FILE: FILE is a whole binary PPM (P6): as long as its
+# header says (qemu writes the rows one by one)
+vm_ppm_whole() {
+	local head w h max want
+	[ -s "$1" ] || return 1
+	head=$(head -c 32 "$1" | tr '\n\0' '  ')
+	read -r _ w h max _ <<<"$head"
+	[ "${head%% *}" = P6 ] && [ -n "$max" ] || return 1
+	want=$((${#w} + ${#h} + ${#max} + 6 + w * h * 3))
+	[ "$(stat -c %s "$1")" -eq "$want" ]
+}
+
 # vm_screendumps OUTDIR: while OUTDIR/.qemu-done is missing, answer each
 # "vm-screendump NAME" line the guest prints (guest-lib.sh's screendump)
 # with qemu's own screendump into OUTDIR/NAME.ppm, through the monitor
 # socket: what the emulated monitor shows, for the scenario's host_check.
+# Once the file is whole, NAME goes back to the guest on its third serial
+# port (OUTDIR/ack.sock), which waits for it: nothing changes the screen
+# in between, and no fixed sleep is spent.
 vm_screendumps() {
-	local dir=$1 name
+	local dir=$1 name i
 	while [ ! -e "$dir/.qemu-done" ]; do
-		[ -e "$dir/console.log" ] || { sleep 0.2 && continue; }
+		[ -e "$dir/console.log" ] || { sleep 0.1 && continue; }
 		for name in $(tr -d '\r' <"$dir/console.log" |
 			sed -n 's/^vm-screendump \([A-Za-z0-9_-]*\)$/\1/p'); do
 			[ -e "$dir/$name.ppm" ] && continue
 			echo "screendump $dir/$name.ppm" |
 				socat - "UNIX-CONNECT:$dir/monitor.sock" >/dev/null 2>&1
+			for ((i = 0; i < 300; i++)); do
+				vm_ppm_whole "$dir/$name.ppm" && break
+				sleep 0.1
+			done
+			echo "$name" | socat - "UNIX-CONNECT:$dir/ack.sock" >/dev/null 2>&1
 		done
-		sleep 0.2
+		sleep 0.1
 	done
 }
 
@@ -148,7 +168,9 @@ vm_boot() {
 	# QEMU_SCREENDUMP=1: the guest asks for qemu's screendumps (vm_screendumps)
 	if [ "$(scenario_var "$scen" QEMU_SCREENDUMP)" = 1 ]; then
 		rm -f "$outdir/.qemu-done" "$outdir"/*.ppm
-		monitor=(-monitor "unix:$outdir/monitor.sock,server,nowait")
+		monitor=(-monitor "unix:$outdir/monitor.sock,server,nowait"
+			-chardev "socket,id=vmack,path=$outdir/ack.sock,server=on,wait=off"
+			-serial chardev:vmack)
 		vm_screendumps "$outdir" &
 		dumper=$!
 	fi

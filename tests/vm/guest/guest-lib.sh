@@ -47,11 +47,16 @@ t_done() { echo "1..$t_n"; }
 
 # screendump NAME: the host takes qemu's screendump as NAME.ppm (the
 # scenario sets QEMU_SCREENDUMP=1; lib-vm.sh's vm_screendumps polls the
-# console every 0.2 s), then the guest waits for it: nothing may change
-# the screen in between.
+# console every 0.1 s), then the guest waits until the host says NAME on
+# the third serial port (fd 6, opened by init): nothing may change the
+# screen in between.  No answer in 60 s is a failed check.
 screendump() {
 	echo "vm-screendump $1"
-	sleep "${VM_SCREENDUMP_WAIT:-3}"
+	while read -r -t 60 _ack <&6; do
+		[ "$_ack" = "$1" ] && return 0
+	done
+	t_not_ok "screendump $1: the host took it and answered"
+	return 1
 }
 
 # out_file FILE NAME: send FILE to the host over the data port (/dev/ttyS1),
