@@ -11,6 +11,7 @@
 #include "display.h"
 #include "fbclass.h"
 #include "log.h"
+#include "macro.h"
 #include "nodemgr.h"
 #include "nodes.h"
 
@@ -90,7 +91,7 @@ int fb_exit_code(int r, enum fb_result_from from)
 {
 	if (r >= 0)
 		return FB_EXIT_OK;
-	for (size_t i = 0; i < sizeof(exit_codes) / sizeof(exit_codes[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(exit_codes); i++)
 		if (exit_codes[i].from == from && exit_codes[i].r == r)
 			return exit_codes[i].code;
 	return FB_EXIT_ERROR;

@@ -8,6 +8,7 @@
 #include "dlopen.h"
 #include "kmod.h"
 #include "log.h"
+#include "macro.h"
 #include "strutil.h"
 
 /*
@@ -53,7 +54,7 @@ static int libkmod_open(void)
 	static int state = FB_DL_UNTRIED;
 
 	return fb_dlopen_many(&state, LOG_ERR, NULL, LIBKMOD_SONAME, "libkmod2", syms,
-			      sizeof(syms) / sizeof(syms[0]));
+			      ARRAY_SIZE(syms));
 }
 
 struct fb_kmod {

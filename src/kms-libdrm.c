@@ -14,6 +14,7 @@
 #include "kms-capture.h"
 #include "kms-read.h"
 #include "log.h"
+#include "macro.h"
 
 /* Only the commands that say what is shown read KMS: coldplug and the
  * daemon never map libdrm. */
@@ -63,7 +64,7 @@ static int libdrm_open(void)
 
 	/* said by the caller as "cannot tell (libdrm not found)" */
 	return fb_dlopen_many(&state, LOG_DEBUG, NULL, LIBDRM_SONAME, "libdrm2", syms,
-			      sizeof(syms) / sizeof(syms[0]));
+			      ARRAY_SIZE(syms));
 }
 
 static int gem_close(int fd, uint32_t handle)

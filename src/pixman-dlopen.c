@@ -2,6 +2,7 @@
 /* pixman through dlopen(): see pixman-backend.h. */
 #include "dlopen.h"
 #include "log.h"
+#include "macro.h"
 #include "pixman-backend.h"
 
 #define PIXMAN_SONAME "libpixman-1.so.0"
@@ -19,7 +20,7 @@ int fb_pixman_load(__typeof__(pixman_fill) **fill, __typeof__(pixman_blt) **blt)
 	static int state = FB_DL_UNTRIED;
 	/* bench names a strategy it cannot run; the reason is a debug line */
 	int r = fb_dlopen_many(&state, LOG_DEBUG, "pixman", PIXMAN_SONAME,
-			       "libpixman-1-0", syms, sizeof(syms) / sizeof(syms[0]));
+			       "libpixman-1-0", syms, ARRAY_SIZE(syms));
 
 	*fill = f;
 	*blt = b;

@@ -3,6 +3,7 @@
 #define FB_PNG_DL_IMPL
 #include "dlopen.h"
 #include "log.h"
+#include "macro.h"
 #include "png-backend.h"
 
 const char fb_png_backend_name[] = "dlopen " FB_LIBPNG_SONAME;
@@ -21,5 +22,5 @@ int fb_libpng_open(const char *who)
 	static int state = FB_DL_UNTRIED;
 
 	return fb_dlopen_many(&state, LOG_ERR, who, FB_LIBPNG_SONAME, "libpng16-16", syms,
-			      sizeof(syms) / sizeof(syms[0]));
+			      ARRAY_SIZE(syms));
 }

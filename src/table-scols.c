@@ -13,6 +13,7 @@
 
 #include "dlopen.h"
 #include "log.h"
+#include "macro.h"
 #include "table-builtin.h"
 #include "table.h"
 
@@ -53,7 +54,7 @@ static int scols_open(void)
 	static int state = FB_DL_UNTRIED;
 
 	return fb_dlopen_many(&state, LOG_DEBUG, NULL, SCOLS_SONAME, "libsmartcols1",
-			      syms, sizeof(syms) / sizeof(syms[0]));
+			      syms, ARRAY_SIZE(syms));
 }
 
 struct fb_table {
