@@ -2,15 +2,18 @@
 /* The KMS seam through libdrm, dlopen()ed on first use: see kms.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
 #include "dlopen.h"
+#include "fbinfo_ioctl.h"
 #include "kms-capture.h"
 #include "kms-read.h"
 #include "log.h"
@@ -19,6 +22,9 @@
 /* Only the commands that say what is shown read KMS: coldplug and the
  * daemon never map libdrm. */
 #define LIBDRM_SONAME "libdrm.so.2"
+
+/* DRM's character major (the kernel's Documentation/admin-guide/devices.txt) */
+#define KMS_DRM_MAJOR 226
 
 const char fb_kms_backend_name[] = "dlopen " LIBDRM_SONAME;
 FB_DLOPEN_NOTE(drm, "drm", "what KMS scans out: CRTCs, planes, FBs and their owners",
@@ -101,17 +107,22 @@ static void driver_name(int fd, struct kms_card *card)
 static int open_card(unsigned minor, char *reason, size_t reason_len)
 {
 	drmVersionPtr v;
+	bool private;
 	char path[64];
 	int fd;
 
 	snprintf(path, sizeof(path), "/dev/dri/card%u", minor);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* where /dev has no such node (no devtmpfs), root reads through a
+	 * private one, as for /dev/fbN; the node must be DRM's 226:minor */
+	fd = fb_chrdev_open("/dev", path + strlen("/dev/"), makedev(KMS_DRM_MAJOR, minor),
+			    O_RDONLY, true, &private);
 	if (fd < 0) {
-		int r = -errno;
-
-		snprintf(reason, reason_len, "%s: %s", path, strerror(-r));
-		return r;
+		snprintf(reason, reason_len, "%s: %s", path,
+			 fd == -ESTALE ? "not the DRM device's node" : strerror(-fd));
+		return fd;
 	}
+	if (private)
+		DBG("%s: missing, read through a private node", path);
 	/* before drmIsMaster, which takes any other answer than EACCES for
 	 * master: a node that is no DRM device (umockdev's) is said plainly */
 	v = sym.drmGetVersion(fd);
@@ -228,6 +239,7 @@ int kms_connector_snap(const char *connector, struct kms_snap *snap, char *reaso
 		       size_t reason_len)
 {
 	struct kms_capture_ops ops = { .map = gem_map, .unmap = gem_unmap };
+	char sys[KMS_CONNECTOR_NAME_MAX + 32];
 	const char *name;
 	unsigned minor;
 	int fd, r;
@@ -242,15 +254,13 @@ int kms_connector_snap(const char *connector, struct kms_snap *snap, char *reaso
 		snprintf(reason, reason_len, "cannot tell (libdrm not found)");
 		return -EOPNOTSUPP;
 	}
+	snprintf(sys, sizeof(sys), "/sys/class/drm/%s", name);
+	if (access(sys, F_OK) < 0) {
+		snprintf(reason, reason_len, "no such connector");
+		return -ENODEV;
+	}
 	fd = open_card(minor, reason, reason_len);
 	if (fd == -ENOENT) {
-		char sys[KMS_CONNECTOR_NAME_MAX + 32];
-
-		snprintf(sys, sizeof(sys), "/sys/class/drm/%s", name);
-		if (access(sys, F_OK) < 0) {
-			snprintf(reason, reason_len, "no such connector");
-			return -ENODEV;
-		}
 		snprintf(reason, reason_len,
 			 "no node /dev/dri/card%u (devtmpfs makes it; else mknod -m 600 "
 			 "/dev/dri/card%u c 226 %u)",
