@@ -93,13 +93,13 @@ done
 
 if [ -n "$bin" ] && [ -z "$pack" ]; then
 	copy_elf "$bin" /usr/bin/fbclassctl
-	# dlopen()ed on first use, so ldd does not name them: libkmod for
-	# --load-modules and unload, pixman for bench, libpng (which brings libz
-	# and libm) for snap and bench --snap, libsmartcols for list's table
-	for soname in libkmod.so.2:libkmod2 libpixman-1.so.0:libpixman-1-0 \
-		libpng16.so.16:libpng16-16 libsmartcols.so.1:libsmartcols1; do
-		lib=$(ldconfig -p | awk -v n="${soname%%:*}" '$1 == n && /x86-64/ { print $NF; exit }')
-		[ -n "$lib" ] || die "${soname%%:*} not found (apt-get install ${soname#*:})"
+	# dlopen()ed on first use, so ldd does not name them: what --version
+	# names (libkmod, pixman, libpng, zlib, libsmartcols, libdrm), found as
+	# the initramfs-tools hook finds them, so the guest has what an
+	# installed system has
+	for dl in $("$bin" --version | sed -n 's/^[a-z]*: dlopen \(lib[^ ,]*\.so\.[0-9]*\).*/\1/p'); do
+		lib=$(ldconfig -p | awk -v n="$dl" '$1 == n && /x86-64/ { print $NF; exit }')
+		[ -n "$lib" ] || die "$dl not found (fbclassctl --version names it; apt-get install its package)"
 		copy_elf "$lib"
 	done
 fi
