@@ -138,6 +138,33 @@ struct fb_bench_report {
 	bool strategy_refused;
 };
 
+/*
+ * The fbdev emulation against a KMS client of the same card: the same
+ * operations on a dumb buffer of the card (kms_dumb_new: same size and
+ * depth, the driver's stride, never shown), every strategy that needs no
+ * node.  Per op, the fastest strategy of each and fb / KMS.  0 with
+ * out->have, or -errno with out->why (no libdrm, no permission, a driver
+ * that makes no such dumb buffer, a run that failed).
+ */
+struct fb_bench_kms_op {
+	const char *op;
+	const char *fb_strategy, *kms_strategy; /* what auto ran, for auto */
+	double fb, kms; /* the fastest medians, bytes per second */
+	double ratio; /* fb / kms */
+};
+struct fb_bench_kms {
+	char card[16]; /* "card0" */
+	char name[40]; /* "card0's dumb buffer", for messages */
+	bool have;
+	bool valid; /* every validation on the dumb buffer passed */
+	char why[224];
+	struct fb_bench_kms_op ops[8];
+	size_t n;
+};
+int fb_bench_kms_compare(const struct fb_bench_dev *dev, unsigned minor,
+			 const struct fb_bench_opts *opts,
+			 const struct fb_bench_report *fbrep, struct fb_bench_kms *out);
+
 /* The stop signals (src/stop-signals.h: the loops stop at the next check
  * of fb_stop_signal, and the run returns -EINTR) and SIGBUS. */
 void fb_bench_install_signals(void);

@@ -7,13 +7,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "display.h"
 #include "stop-signals.h"
 #include "commands.h"
 #include "fbclass.h"
 #include "jsonout.h"
+#include "kms.h"
 #include "log.h"
 #include "nodes.h"
 #include "strutil.h"
@@ -57,6 +60,11 @@ static void bench_help(void)
 	       "per operation the fastest strategy, its speed against the fastest RAM one,\n"
 	       "and why.\n"
 	       "\n"
+	       "On DRM's fbdev emulation a whole run (not --quick, no -s) also runs every\n"
+	       "strategy without a node on a dumb buffer of the same card, the same size\n"
+	       "and depth, never shown, as a KMS client draws: per operation the fastest\n"
+	       "of each and FB/KMS, what the fbdev path costs (kms in -J).\n"
+	       "\n"
 	       "Exit status: 0 ok, 1 error or device removed, 2 usage, 3 validation failed,\n"
 	       "4 no such device, 128+N stopped by signal N (SIGHUP 129, SIGINT 130,\n"
 	       "SIGTERM 143, ...); the screen is restored first in every case but a removed\n"
@@ -82,10 +90,59 @@ static void print_advice(const char *name, const struct fb_bench_advice *adv)
 	printf("  in short: %s\n", adv->summary);
 }
 
+static void print_kms(const struct fb_bench_kms *k)
+{
+	if (!k || !k->card[0])
+		return;
+	if (!k->have) {
+		print_line_escaped("  against a KMS client on %s: cannot tell (%s)",
+				   k->card, k->why);
+		return;
+	}
+	printf("  against a KMS client on %s (a dumb buffer of the same size and depth,\n"
+	       "  not shown; validation %s):\n",
+	       k->card, k->valid ? "passed" : "FAILED");
+	printf("    %-9s %10s %-11s %10s %-11s %6s\n", "OP", "FB MB/s", "(fastest)",
+	       "KMS MB/s", "(fastest)", "FB/KMS");
+	for (size_t i = 0; i < k->n; i++)
+		printf("    %-9s %10.1f %-11s %10.1f %-11s %5.2fx\n", k->ops[i].op,
+		       mb(k->ops[i].fb), k->ops[i].fb_strategy, mb(k->ops[i].kms),
+		       k->ops[i].kms_strategy, k->ops[i].ratio);
+}
+
+static json_object *json_kms(const struct fb_bench_kms *k)
+{
+	json_object *o = json_object_new_object(), *ops;
+
+	jsonout_add_string(o, "card", k->card);
+	if (!k->have) {
+		json_object_object_add(o, "error", jsonout_string_safe(k->why));
+		return o;
+	}
+	json_object_object_add(o, "validation_passed", json_object_new_boolean(k->valid));
+	ops = json_object_new_array();
+	for (size_t i = 0; i < k->n; i++) {
+		json_object *e = json_object_new_object();
+
+		jsonout_add_string(e, "op", k->ops[i].op);
+		json_object_object_add(e, "fb_bytes_per_second",
+				       json_object_new_double(k->ops[i].fb));
+		jsonout_add_string(e, "fb_strategy", k->ops[i].fb_strategy);
+		json_object_object_add(e, "kms_bytes_per_second",
+				       json_object_new_double(k->ops[i].kms));
+		jsonout_add_string(e, "kms_strategy", k->ops[i].kms_strategy);
+		json_object_object_add(e, "ratio",
+				       json_object_new_double(k->ops[i].ratio));
+		json_object_array_add(ops, e);
+	}
+	json_object_object_add(o, "ops", ops);
+	return o;
+}
+
 static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_mapping *m,
 			const struct fb_bench_report *rep, bool quick,
 			const struct fb_bench_snaps *snaps,
-			const struct fb_bench_advice *adv)
+			const struct fb_bench_advice *adv, const struct fb_bench_kms *kms)
 {
 	print_line_escaped("%s: %s %ux%u, %u bpp, stride %zu, %s", dev->name,
 			   dev->fmt.name, dev->vis.width, dev->vis.height,
@@ -140,6 +197,7 @@ static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_ma
 		       snaps->shots[i].strategy, snaps->shots[i].file,
 		       snaps->shots[i].passed ? "passed" : "FAILED");
 	print_advice(dev->name, adv);
+	print_kms(kms);
 	if (rep->restore_mismatches)
 		printf("  restored: NO: %" PRIu64
 		       " pixels differ from what was saved, the first at x=%u y=%u: saved 0x%08x, now 0x%08x\n\n",
@@ -234,7 +292,8 @@ static json_object *json_advice(const struct fb_bench_advice *adv)
 static json_object *json_device(const struct fb_bench_dev *dev,
 				const struct fb_bench_report *rep,
 				const struct fb_bench_snaps *snaps,
-				const struct fb_bench_advice *adv)
+				const struct fb_bench_advice *adv,
+				const struct fb_bench_kms *kms)
 {
 	json_object *o = json_object_new_object(), *results = json_object_new_array();
 	json_object *v = json_object_new_object();
@@ -268,6 +327,8 @@ static json_object *json_device(const struct fb_bench_dev *dev,
 		json_object_object_add(o, "snapshots", json_snapshots(snaps));
 	if (adv)
 		json_object_object_add(o, "advice", json_advice(adv));
+	if (kms && kms->card[0])
+		json_object_object_add(o, "kms", json_kms(kms));
 	json_object_object_add(o, "restored", json_object_new_boolean(rep->restored));
 	if (rep->restore_mismatches) {
 		const struct fb_bench_mismatch *f = &rep->restore_first;
@@ -398,12 +459,36 @@ struct bench_outcome {
 	int selected; /* the exit status of the devices' choice */
 };
 
+/* The card of target when it is DRM's fbdev emulation: its minor. */
+static bool bench_drm_card(const struct fb_device *target,
+			   const struct fb_bench_mapping *m, unsigned *card_minor)
+{
+	struct drm_list drm = {};
+	const struct drm_card *card;
+	char id[sizeof(m->hw.fix.id) + 1];
+	bool found = false;
+
+	if (fb_cmd_scan_drm(&drm, DRM_SCAN_ALL) < 0)
+		return false;
+	snprintf(id, sizeof(id), "%.*s", (int)strnlen(m->hw.fix.id, sizeof(m->hw.fix.id)),
+		 m->hw.fix.id);
+	card = display_card_of_fb(&drm, target);
+	if (card && card->devnum && display_kind_of(target, id, card) == FB_KIND_DRM) {
+		*card_minor = minor(card->devnum);
+		found = true;
+	}
+	display_list_free(&drm);
+	return found;
+}
+
 /* Benchmark one device and print its report (or add it to fbs). */
 static void bench_one(const struct bench_cli *cli, const struct fb_device *target,
 		      struct fb_bench_report *rep, struct fb_bench_snaps *snaps,
 		      json_object *fbs, struct bench_outcome *out)
 {
 	struct fb_bench_snaps *shown = cli->snap_dir ? snaps : NULL;
+	struct fb_bench_kms kms;
+	unsigned card_minor;
 	struct fb_bench_advice adv;
 	bool advised;
 	const char *why = NULL;
@@ -447,8 +532,15 @@ static void bench_one(const struct bench_cli *cli, const struct fb_device *targe
 	advised = r == 0 && !cli->opts.quick;
 	if (advised)
 		fb_bench_advise(rep, dev.name, &adv);
+	/* and, on DRM's fbdev emulation, the same against a KMS client */
+	kms.card[0] = '\0';
+	if (advised && !cli->opts.strategies && bench_drm_card(target, &m, &card_minor) &&
+	    fb_bench_kms_compare(&dev, card_minor, &cli->opts, rep, &kms) < 0)
+		WRN("%s: no comparison with a KMS client on %s: %s", dev.name, kms.card,
+		    kms.why);
 	if (cli->json) {
-		json_object *o = json_device(&dev, rep, shown, advised ? &adv : NULL);
+		json_object *o =
+			json_device(&dev, rep, shown, advised ? &adv : NULL, &kms);
 
 		if (why) {
 			char msg[160];
@@ -459,7 +551,8 @@ static void bench_one(const struct bench_cli *cli, const struct fb_device *targe
 		}
 		json_object_array_add(fbs, o);
 	} else
-		print_table(&dev, &m, rep, cli->opts.quick, shown, advised ? &adv : NULL);
+		print_table(&dev, &m, rep, cli->opts.quick, shown, advised ? &adv : NULL,
+			    &kms);
 }
 
 /* Every target, with the console quiet and the signals caught; then the

@@ -96,15 +96,16 @@ static void driver_name(int fd, struct kms_card *card)
  * master when the card has none, and the last close of the card restores
  * the fbdev emulation's mode (drm_lastclose -> drm_client_dev_restore).
  * A render node cannot answer KMS questions, so the primary node is
- * opened O_RDONLY, and master, if the open made us it, is dropped at once:
- * a compositor that lost master (VT switched away) gets it back as before,
- * and our close is then a plain close.  While a KMS program is master our
- * open and close change nothing.  On the console (nobody else has the
+ * opened (O_RDONLY to read, O_RDWR for bench's dumb buffer, which is
+ * mapped to be written), and master, if the open made us it, is dropped
+ * at once: a compositor that lost master (VT switched away) gets it back
+ * as before, and our close is then a plain close.  While a KMS program is
+ * master our open and close change nothing.  On the console (nobody else has the
  * card open), our close is the last one and the kernel re-commits fbcon's
  * own mode, the one already shown: the VM tier's screendumps
  * (tests/vm/scenarios/kms.sh) are identical before and after a read.
  */
-static int open_card(unsigned minor, char *reason, size_t reason_len)
+static int open_card(unsigned minor, int flags, char *reason, size_t reason_len)
 {
 	drmVersionPtr v;
 	bool private;
@@ -115,7 +116,7 @@ static int open_card(unsigned minor, char *reason, size_t reason_len)
 	/* where /dev has no such node (no devtmpfs), root reads through a
 	 * private one, as for /dev/fbN; the node must be DRM's 226:minor */
 	fd = fb_chrdev_open("/dev", path + strlen("/dev/"), makedev(KMS_DRM_MAJOR, minor),
-			    O_RDONLY, true, &private);
+			    flags, true, &private);
 	if (fd < 0) {
 		snprintf(reason, reason_len, "%s: %s", path,
 			 fd == -ESTALE ? "not the DRM device's node" : strerror(-fd));
@@ -179,7 +180,7 @@ static int kms_card_read_libdrm(unsigned minor, struct kms_card *card, char *rea
 	char dri[64];
 	int fd, r;
 
-	fd = open_card(minor, reason, reason_len);
+	fd = open_card(minor, O_RDONLY, reason, reason_len);
 	if (fd < 0)
 		return fd;
 	driver_name(fd, card);
@@ -259,7 +260,7 @@ int kms_connector_snap(const char *connector, struct kms_snap *snap, char *reaso
 		snprintf(reason, reason_len, "no such connector");
 		return -ENODEV;
 	}
-	fd = open_card(minor, reason, reason_len);
+	fd = open_card(minor, O_RDONLY, reason, reason_len);
 	if (fd == -ENOENT) {
 		snprintf(reason, reason_len,
 			 "no node /dev/dri/card%u (devtmpfs makes it; else mknod -m 600 "
@@ -278,4 +279,67 @@ int kms_connector_snap(const char *connector, struct kms_snap *snap, char *reaso
 	r = kms_capture_card(&ops, fd, minor, name, snap, reason, reason_len);
 	close(fd);
 	return r;
+}
+
+int kms_dumb_new(unsigned minor, unsigned width, unsigned height, unsigned bpp,
+		 struct kms_dumb *dumb, char *reason, size_t reason_len)
+{
+	struct drm_mode_create_dumb cd = { .width = width, .height = height, .bpp = bpp };
+	struct drm_mode_map_dumb md = {};
+	int r;
+
+	memset(dumb, 0, sizeof(*dumb));
+	dumb->fd = -1;
+	if (libdrm_open() < 0) {
+		snprintf(reason, reason_len, "libdrm not found");
+		return -ELIBACC;
+	}
+	dumb->fd = open_card(minor, O_RDWR, reason, reason_len);
+	if (dumb->fd < 0)
+		return dumb->fd;
+	if (ioctl(dumb->fd, DRM_IOCTL_MODE_CREATE_DUMB, &cd) < 0) {
+		r = -errno;
+		snprintf(reason, reason_len,
+			 "card%u: the driver makes no dumb buffer of %ux%u at %u bpp: %s",
+			 minor, width, height, bpp, strerror(-r));
+		kms_dumb_free(dumb);
+		return r;
+	}
+	dumb->handle = cd.handle;
+	dumb->pitch = cd.pitch;
+	dumb->size = cd.size;
+	md.handle = cd.handle;
+	if (ioctl(dumb->fd, DRM_IOCTL_MODE_MAP_DUMB, &md) < 0) {
+		r = -errno;
+		snprintf(reason, reason_len, "card%u: cannot map its dumb buffer: %s",
+			 minor, strerror(-r));
+		kms_dumb_free(dumb);
+		return r;
+	}
+	dumb->map = mmap(NULL, dumb->size, PROT_READ | PROT_WRITE, MAP_SHARED, dumb->fd,
+			 (off_t)md.offset);
+	if (dumb->map == MAP_FAILED) {
+		r = -errno;
+		dumb->map = NULL;
+		snprintf(reason, reason_len, "card%u: cannot map its dumb buffer: %s",
+			 minor, strerror(-r));
+		kms_dumb_free(dumb);
+		return r;
+	}
+	return 0;
+}
+
+void kms_dumb_free(struct kms_dumb *dumb)
+{
+	if (dumb->map)
+		munmap(dumb->map, dumb->size);
+	if (dumb->handle) {
+		struct drm_mode_destroy_dumb dd = { .handle = dumb->handle };
+
+		ioctl(dumb->fd, DRM_IOCTL_MODE_DESTROY_DUMB, &dd);
+	}
+	if (dumb->fd >= 0)
+		close(dumb->fd);
+	memset(dumb, 0, sizeof(*dumb));
+	dumb->fd = -1;
 }

@@ -34,3 +34,21 @@ int kms_connector_snap(const char *connector, struct kms_snap *snap, char *reaso
 	snprintf(reason, reason_len, "cannot tell (not in the static build)");
 	return -EOPNOTSUPP;
 }
+
+int kms_dumb_new(unsigned minor, unsigned width, unsigned height, unsigned bpp,
+		 struct kms_dumb *dumb, char *reason, size_t reason_len)
+{
+	(void)minor;
+	(void)width;
+	(void)height;
+	(void)bpp;
+	memset(dumb, 0, sizeof(*dumb));
+	dumb->fd = -1;
+	snprintf(reason, reason_len, "not in the static build");
+	return -EOPNOTSUPP;
+}
+
+void kms_dumb_free(struct kms_dumb *dumb)
+{
+	(void)dumb;
+}

@@ -132,6 +132,26 @@ struct kms_card {
 int kms_card_read(unsigned minor, struct kms_card *card, char *reason, size_t reason_len);
 void kms_card_free(struct kms_card *card);
 
+/*
+ * A dumb buffer on card minor, made and mapped read-write as a KMS client
+ * makes its own (what bench measures the fbdev emulation against): never
+ * added as an FB, so nothing shows it and no mode changes.  0, or -errno
+ * with *reason saying why ("libdrm not found", "not in the static build",
+ * "/dev/dri/card0: Permission denied", "the driver makes no dumb buffer
+ * of 1280x800 at 32 bpp: ...").  kms_dumb_free() unmaps, destroys and
+ * closes; it may be called on a zeroed or failed one.
+ */
+struct kms_dumb {
+	int fd; /* the card, -1 when none */
+	uint32_t handle;
+	void *map;
+	size_t size;
+	uint32_t pitch; /* bytes per row, the driver's choice */
+};
+int kms_dumb_new(unsigned minor, unsigned width, unsigned height, unsigned bpp,
+		 struct kms_dumb *dumb, char *reason, size_t reason_len);
+void kms_dumb_free(struct kms_dumb *dumb);
+
 /* Lookups in a card read: NULL when there is no such object. */
 const struct kms_crtc *kms_card_crtc(const struct kms_card *card, uint32_t id);
 const struct kms_fb *kms_card_fb(const struct kms_card *card, uint32_t id);

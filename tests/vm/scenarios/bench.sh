@@ -74,6 +74,33 @@ bench_round() {
 		true "$_name: each ratio is against the op's fastest RAM strategy"
 	t_is "$(jq -r '[.framebuffers[0].results | group_by(.op)[] | max_by(.ratio) | .best] |
 		all | tostring' /tmp/bench.json)" true "$_name: * on the highest ratio of each op"
+	kms_check "$_name" "$_fb"
+}
+
+# kms_check NAME FB: on DRM's emulation, /tmp/bench.json's comparison with
+# a dumb buffer of FB's card (made through a private node: this guest has
+# no /dev/dri): validated, an entry per op, its FB side the results'
+# fastest, its ratio FB/KMS; elsewhere none
+kms_check() {
+	_card=$(ls "/sys/class/graphics/$2/device/drm" 2>/dev/null | grep -x 'card[0-9]*')
+	if [ -z "$_card" ]; then
+		t_is "$(jq -r '.framebuffers[0] | has("kms")' /tmp/bench.json)" false \
+			"$1: not DRM: no comparison with a KMS client"
+		return
+	fi
+	jq -c '.framebuffers[0].kms' /tmp/bench.json | t_diag_stdin
+	t_is "$(jq -r '.framebuffers[0].kms | "\(.card) \(.validation_passed)"' /tmp/bench.json)" \
+		"$_card true" "$1: against a KMS client on $_card, validated"
+	t_is "$(jq -r '.framebuffers[0] | ([.kms.ops[].op] | sort) == ([.results[].op] | unique) |
+		tostring' /tmp/bench.json)" true "$1: KMS: an entry for each op measured"
+	t_is "$(jq -r '.framebuffers[0] | .results as $r | [.kms.ops[] | . as $k |
+		($r | map(select(.op == $k.op)) | max_by(.bytes_per_second).bytes_per_second) ==
+		$k.fb_bytes_per_second and
+		($k.fb_bytes_per_second / $k.kms_bytes_per_second - $k.ratio | fabs < 0.001)] | all |
+		tostring' /tmp/bench.json)" true "$1: KMS: FB is the results' fastest, ratio FB/KMS"
+	t_is "$(jq -r '[.framebuffers[0].kms.ops[] | select(.kms_strategy == "write" or
+		.kms_strategy == "read")] | length' /tmp/bench.json)" 0 \
+		"$1: KMS: no strategy through a node on the dumb buffer"
 }
 
 # auto_over_best JSON: per op of the run in JSON, tab-separated: op, what
