@@ -36,6 +36,7 @@ extern const struct fb_cmd fb_cmd_set;
 extern const struct fb_cmd fb_cmd_pattern;
 extern const struct fb_cmd fb_cmd_metrics;
 extern const struct fb_cmd fb_cmd_wait;
+extern const struct fb_cmd fb_cmd_console;
 
 /* ---- what the commands share (src/commands.c) ----
  * Below src/cmd-*.c everything returns 0 or -errno; a command turns that

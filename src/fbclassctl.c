@@ -34,6 +34,7 @@ static const struct fb_cmd *const commands[] = {
 	&fb_cmd_monitor,
 	&fb_cmd_metrics,
 	&fb_cmd_wait,
+	&fb_cmd_console,
 };
 /* clang-format on */
 

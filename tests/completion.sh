@@ -108,7 +108,7 @@ run_checks() {
 	expect_eq "complete 'fbclassctl ': the commands of --help" \
 		"$(offer 'fbclassctl ' | tr '\n' ' ')" "$(sort <<<"$cmds" | tr '\n' ' ')"
 	offers "fbclassctl li" list
-	offers "fbclassctl -v co" coldplug
+	offers "fbclassctl -v col" coldplug
 	expect_eq "complete 'fbclassctl -': the options of --help" \
 		"$(offer 'fbclassctl -' | tr '\n' ' ')" "$(help_options | cut -d' ' -f1 | sort | tr '\n' ' ')"
 
