@@ -77,8 +77,10 @@ mkdir -p _build
 
 # The VM tier boots once, in _build below, not in distcheck's tree too:
 # it is most of the time, and the tarball ships tests/vm whole.
+# The hostile catalogue's vm tier (two boots) runs with the VM tier's boots
+# below, on their slots, not one after the other inside distcheck.
 step "make distcheck: the tarball, its unit tests and the tiers only it runs"
-(cd _build && make -j"$jobs" distcheck TESTS='$(distcheck_tests)')
+(cd _build && HOSTILE_TIERS="fixture ns" make -j"$jobs" distcheck TESTS='$(distcheck_tests)')
 
 step "sanitizers: the fast tiers under ASan and UBSan"
 mkdir -p _build-san
@@ -101,22 +103,30 @@ mkdir -p _build-static
 # The comparison of the three builds boots beside the tier: the boots of
 # both share the same slots (tests/vm/lib-vm.sh), so neither CPU idles
 # while the other runs the tier's last, longest boots.
-step "vm: the scenarios, the kernel hazards (make check-vm) and, side by side, both backends and the static build (tests/vm/backends/compare.sh)"
-(cd _build && make -j"$jobs" tests/vm/guest/uevent-forge)
+step "vm: the scenarios, the kernel hazards (make check-vm) and, side by side, both backends and the static build (tests/vm/backends/compare.sh) and the hostile catalogue's vm tier"
+(cd _build && make -j"$jobs" vm-guest-helpers)
 compare_log=$(mktemp)
 (cd _build && FBCLASSCTL="$top/_build/fbclassctl" FBCLASSCTL_SYSFS="$top/_build-sysfs/fbclassctl" \
 	FBCLASSCTL_STATIC="$top/_build-static/fbclassctl" top_srcdir="$top" top_builddir="$top/_build" \
 	bash "$top/tests/vm/run.sh" "$top/tests/vm/backends/compare.sh") >"$compare_log" 2>&1 &
 compare_pid=$!
+hostile_log=$(mktemp)
+(cd _build && top_srcdir="$top" top_builddir="$top/_build" FBCLASSCTL="$top/_build/fbclassctl" \
+	bash "$top/tests/hostile/run.sh" vm) >"$hostile_log" 2>&1 &
+hostile_pid=$!
 vm_rc=0
 (cd _build && make -j"$jobs" check-vm) || vm_rc=$?
 compare_rc=0
 wait "$compare_pid" || compare_rc=$?
+hostile_rc=0
+wait "$hostile_pid" || hostile_rc=$?
 echo "---- tests/vm/backends/compare.sh (exit $compare_rc):"
 cat "$compare_log"
-rm -f "$compare_log"
-if [ "$vm_rc" != 0 ] || [ "$compare_rc" != 0 ]; then
-	echo "vm: make check-vm exited $vm_rc, compare.sh $compare_rc" >&2
+echo "---- tests/hostile/run.sh vm (exit $hostile_rc):"
+cat "$hostile_log"
+rm -f "$compare_log" "$hostile_log"
+if [ "$vm_rc" != 0 ] || [ "$compare_rc" != 0 ] || [ "$hostile_rc" != 0 ]; then
+	echo "vm: make check-vm exited $vm_rc, compare.sh $compare_rc, hostile vm $hostile_rc" >&2
 	exit 1
 fi
 

@@ -5,6 +5,7 @@
 #
 #   tests/hostile/run.sh                   every tier
 #   tests/hostile/run.sh fixture ns        some tiers
+#   HOSTILE_TIERS="fixture ns" run.sh      the same, where make runs it
 #   HOSTILE_CASE=PATTERN run.sh            only cases whose name matches (grep -E)
 #
 # A tier that cannot run here (no root for ns, no qemu or kernel for vm) is
@@ -18,7 +19,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export LC_ALL=C.UTF-8
 
 cases=$here/cases.txt
-tiers=${*:-fixture ns vm}
+tiers=${*:-${HOSTILE_TIERS:-fixture ns vm}}
 : "${UMOCKDEV_RUN:=$(command -v umockdev-run || true)}"
 export UMOCKDEV_RUN FBCLASSCTL
 HOSTILE_TREES=$here/trees
