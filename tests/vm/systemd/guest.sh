@@ -53,6 +53,8 @@ state() {
 	for f in /dev/fb[0-9]*; do stat -c "$_fmt" "$f"; done
 	find /dev/fb /dev/display -type l -exec sh -c 'echo "$1 -> $(readlink "$1")"' _ {} \; 2>/dev/null | sort
 }
+# up PART: the guest's uptime as a TAP comment (where the boot's time goes)
+up() { echo "# $1: at $(cut -d' ' -f1 /proc/uptime) s"; }
 bochs_path=/dev/fb/by-path/pci-0000:00:02.0
 vfb_path=/dev/fb/by-path/platform-vfb.0
 
@@ -79,6 +81,7 @@ t "systemctl start succeeds" systemctl start fbclassctl.service
 t "the links are there when systemctl start returns (READY=1 after coldplug)" test -L "$bochs_path"
 
 # ---- reload ----
+up "reload"
 echo "driver=bochs-drm link=display/one" >"$conf"
 t "systemctl reload succeeds without /bin/kill" systemctl reload fbclassctl.service
 t "the reload read the rules: /dev/display/one when reload returns" test -L /dev/display/one
@@ -98,6 +101,7 @@ echo "driver=bochs-drm link=display/one" >"$conf"
 t "a fixed rules file reloads again" systemctl reload fbclassctl.service
 
 # ---- beside systemd-udevd ----
+up "beside udevd"
 t "modprobe vfb vfb_enable=1" modprobe vfb vfb_enable=1
 t "a vfb added later gets its node" wait_for 100 test -c /dev/fb1
 t "... and the daemon's link $vfb_path" wait_for 100 test -L "$vfb_path"
@@ -118,6 +122,7 @@ while [ "$i" -lt 100 ]; do
 done
 udevadm settle
 sleep 2
+up "100 change uevents sent"
 is "$(state inode)" "$before" "100 change uevents on graphics: owner, mode, inode and links unchanged"
 is "$(fixes)" "$fixes_before" "100 change uevents: the daemon fixed no node udevd had set (no fight)"
 t "rmmod vfb" rmmod vfb
@@ -130,6 +135,7 @@ sleep 2
 is "$(state)" "$before_modes" "after a vfb removed and added again: the same owner, mode and links"
 
 # ---- hardening and stop ----
+up "hardening and stop"
 t "the daemon's journal has no EPERM, EACCES or seccomp refusal" \
 	sh -c '! journalctl -q -b -u fbclassctl.service -o cat --no-pager | grep -iE "not permitted|permission denied|EPERM|EACCES|seccomp"'
 t "the kernel logged no seccomp kill or audit refusal (type=1326)" \
