@@ -4,7 +4,8 @@
 # TAP, then the guest powers off.  What it checks: the unit as systemd runs
 # it (start, readiness, reload, a broken rules file, stop, its hardening)
 # and fbclassctl beside systemd-udevd (owner, mode and links stable under
-# change uevents and a vfb added and removed).  /vm/expect (from the host)
+# change uevents and a vfb added and removed), then the README's two other
+# ways: hotplug from a udev RUN rule, and udevd alone.  /vm/expect (from the host)
 # sets EXPECT_TYPE, the unit's Type= for this systemd.
 # shellcheck disable=SC1091
 . /vm/expect
@@ -144,6 +145,32 @@ t "systemctl stop succeeds" systemctl stop fbclassctl.service
 is "$(systemctl is-active fbclassctl.service)" inactive "stopped: inactive, not failed"
 is "$(systemctl show -p Result --value fbclassctl.service)" success "stopped: Result=success"
 is "$(systemctl show -p ExecMainStatus --value fbclassctl.service)" 0 "stopped: the daemon exited 0"
+
+# ---- the README's other two ways: the RUN rule, and udevd alone ----
+up "the udev RUN rule"
+rule=/etc/udev/rules.d/70-fbclassctl.rules
+echo 'SUBSYSTEM=="graphics", KERNEL=="fb[0-9]*", RUN+="/usr/bin/fbclassctl hotplug"' >"$rule"
+udevadm control --reload
+rm -rf /dev/fb /dev/display
+udevadm trigger --action=change --subsystem-match=graphics
+udevadm settle
+is "$(link_of "$bochs_path")" ../../fb0 "RUN rule (the daemon stopped): a change uevent makes $bochs_path"
+t "RUN rule: rmmod vfb" rmmod vfb
+udevadm settle
+t "RUN rule: vfb removed, hotplug removes its link" test ! -L "$vfb_path"
+t "RUN rule: modprobe vfb" modprobe vfb vfb_enable=1
+udevadm settle
+is "$(node /dev/fb1)" "root:video 660" "RUN rule: the new /dev/fb1 is root:video 0660"
+is "$(link_of "$vfb_path")" ../../fb1 "RUN rule: hotplug as udevd runs it made $vfb_path"
+up "udevd alone"
+rm -f "$rule"
+udevadm control --reload
+rm -rf /dev/fb
+rmmod vfb && modprobe vfb vfb_enable=1
+udevadm settle
+is "$(node /dev/fb1)" "root:video 660" "udevd alone: its own rules make /dev/fb1 root:video 0660"
+t "udevd alone: no links" test ! -e /dev/fb
+t "udevd alone: fbclassctl info fb1 works" fbclassctl info fb1
 
 echo "# the checks ended at $(cut -d' ' -f1 /proc/uptime) s"
 echo "# the daemon's journal:"
