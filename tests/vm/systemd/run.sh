@@ -11,7 +11,7 @@
 #     in /lib/modules; guest.sh runs after boot (vm-systemd-test.service)
 #     and prints TAP on the console; the host judges it as the VM tier does
 #     (vm_check_log: the plan, no "not ok", no unexcused oops or WARNING).
-# One boot per suite.  SKIPs (77) with the reason when the root, the
+# One boot per suite, the suites side by side.  SKIPs (77) with the reason when the root, the
 # kernel or qemu cannot be had; under CI=true that is a failure.
 #   VM_SYSTEMD_SUITES="bookworm trixie"  the suites (the default: both;
 #                                 bookworm: Debian 12 and 6.1, trixie:
@@ -176,33 +176,31 @@ for suite in $suites; do
 done
 wait
 vm_say "roots of $suites ready in $(since "$t0") s"
-fails=0
-ran=0
-skipped=()
-for suite in $suites; do
+# suite_run SUITE: kernel, build, image, boot and verdict of one suite.
+# 0 passed, 1 failed, 77 cannot run here (the reason: the last line, "why: ...")
+suite_run() {
+	local suite=$1 series root rc=0 build t0 name log
 	case $suite in
 	bookworm) series=6.1 ;;
 	trixie) series=6.12 ;;
 	esac
 	sed 's/^/  /' "$work/rootfs-$suite.err" >&2
 	if [ "$(cat "$work/rootfs-$suite.rc")" != 0 ]; then
-		skipped+=("no Debian $suite root: $(tail -n1 "$work/rootfs-$suite.err")")
-		continue
+		echo "why: no Debian $suite root: $(tail -n1 "$work/rootfs-$suite.err")"
+		return 77
 	fi
 	root=$(cat "$work/rootfs-$suite.out")
-	rc=0
 	vm_kernel "$series" || rc=$?
 	if [ "$rc" -ne 0 ]; then
-		skipped+=("no $series kernel for $suite (see above)")
-		continue
+		echo "why: no $series kernel for $suite (see above)"
+		return 77
 	fi
-	ran=$((ran + 1))
 	t0=$(date +%s.%N)
-	build=$(build_usr "$suite") || { echo "FAIL: configure --prefix=/usr and make for $suite (above)"; exit 1; }
+	build=$(build_usr "$suite") || { echo "FAIL: configure --prefix=/usr and make for $suite (above)"; return 1; }
 	vm_say "$suite: built --prefix=/usr in $build ($(since "$t0") s)"
 	t0=$(date +%s.%N)
 	image "$suite" "$root" "$build" "$work/$suite.cpio" ||
-		{ echo "FAIL: the $suite image could not be made (above)"; exit 1; }
+		{ echo "FAIL: the $suite image could not be made (above)"; return 1; }
 	vm_say "$suite: image packed, $(($(stat -c %s "$work/$suite.cpio") / 1048576)) MB ($(since "$t0") s)"
 	mkdir -p "$work/$suite"
 	rc=0
@@ -214,18 +212,40 @@ for suite in $suites; do
 	VM_BOOT_TIMEOUT=$VM_TIMEOUT
 	if vm_check_log "$log" "$name" "$rc"; then
 		echo "PASS: $name [$KLABEL] (boot ${VM_BOOT_SECONDS} s)"
-	else
-		echo "FAIL: $name [$KLABEL] (boot ${VM_BOOT_SECONDS} s; console log: $log)"
-		fails=$((fails + 1))
+		return 0
 	fi
+	echo "FAIL: $name [$KLABEL] (boot ${VM_BOOT_SECONDS} s; console log: $log)"
+	return 1
+}
+
+# The suites side by side: the boots take the shared slots (vm_slot_take),
+# so two boot at once only where no other tier holds a slot.
+for suite in $suites; do
+	(
+		rc=0
+		suite_run "$suite" >"$work/run-$suite.out" 2>&1 || rc=$?
+		echo "$rc" >"$work/run-$suite.rc"
+	) &
 done
-for why in "${skipped[@]}"; do
-	if [ "${CI:-}" = true ]; then
-		echo "FAIL (CI=true, a skip is a failure): $why"
-		fails=$((fails + 1))
-	else
-		echo "SKIP: $why"
-	fi
+wait
+fails=0
+ran=0
+for suite in $suites; do
+	rc=$(cat "$work/run-$suite.rc")
+	grep -v '^why: ' "$work/run-$suite.out"
+	case $rc in
+	0) ran=$((ran + 1)) ;;
+	77)
+		why=$(sed -n 's/^why: //p' "$work/run-$suite.out" | tail -n1)
+		if [ "${CI:-}" = true ]; then
+			echo "FAIL (CI=true, a skip is a failure): $why"
+			fails=$((fails + 1))
+		else
+			echo "SKIP: $why"
+		fi
+		;;
+	*) ran=$((ran + 1)) fails=$((fails + 1)) ;;
+	esac
 done
 [ "$ran" -gt 0 ] || [ "$fails" -gt 0 ] || skip "no suite could boot (above)"
 [ "$fails" -eq 0 ]
