@@ -110,7 +110,8 @@ image() {
 	install -D -m 0755 "$here/guest.sh" "$img/vm/guest.sh"
 	type=notify
 	[ "$suite" = bookworm ] || type=notify-reload
-	echo "EXPECT_TYPE=$type" >"$img/vm/expect"
+	printf 'EXPECT_TYPE=%s\nEXPECT_IDLE_DROP=%s\n' "$type" "$([ "$suite" = bookworm ] && echo 0 || echo 1)" \
+		>"$img/vm/expect"
 	cat >"$img/etc/systemd/system/vm-systemd-test.service" <<-'EOF'
 		[Unit]
 		Description=fbclassctl systemd guest checks (TAP on the console)
