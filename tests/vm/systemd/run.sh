@@ -11,14 +11,16 @@
 #     in /lib/modules; guest.sh runs after boot (vm-systemd-test.service)
 #     and prints TAP on the console; the host judges it as the VM tier does
 #     (vm_check_log: the plan, no "not ok", no unexcused oops or WARNING).
-# One boot per suite, the suites side by side.  SKIPs (77) with the reason when the root, the
-# kernel or qemu cannot be had; under CI=true that is a failure.
+# One boot per suite, the suites side by side.  SKIPs (77) with the reason
+# when the root, the kernel or qemu cannot be had; under CI=true that is a
+# failure.
 #   VM_SYSTEMD_SUITES="bookworm trixie"  the suites (the default: both;
 #                                 bookworm: Debian 12 and 6.1, trixie:
 #                                 Debian 13 and 6.12)
 #   VM_KEEP=1                     keep the work directory (the root, the image)
 #   VM_STREAM=1                   print the console while it boots
 #   VM_TIMEOUT=SECS               the limit per boot (here at least 300)
+#   FBCLASSCTL_VM_ACCEL=tcg|kvm   as run.sh: KVM only if a probe boot works
 # make check runs it as $(SHELL) run.sh
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
@@ -196,6 +198,7 @@ suite_run() {
 		echo "why: no $series kernel for $suite (see above)"
 		return 77
 	fi
+	VM_ACCEL=$(vm_accel)
 	t0=$(date +%s.%N)
 	build=$(build_usr "$suite") || { echo "FAIL: configure --prefix=/usr and make for $suite (above)"; return 1; }
 	vm_say "$suite: built --prefix=/usr in $build ($(since "$t0") s)"
