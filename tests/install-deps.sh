@@ -14,6 +14,7 @@ packages="
 	prometheus
 	bash-completion zsh
 	qemu-system-x86 busybox-static cpio kmod fbset strace debian-archive-keyring initramfs-tools-core
+	debootstrap systemd
 	libdrm-tests drm-info socat
 	clang libclang-rt-14-dev valgrind cppcheck clang-format git
 "
