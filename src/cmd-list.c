@@ -4,12 +4,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
 
 #include "commands.h"
+#include "jsonout.h"
 #include "kms.h"
 #include "log.h"
 #include "nodes.h"
@@ -431,6 +433,7 @@ static const char *cell(const struct list_ctl *ctl, const struct list_row *row, 
  * so that -x can sort them: the shown columns, then the sort key. */
 struct list_line {
 	char **cells; /* ctl->ncolumns + 1, NULL for an empty cell */
+	bool card; /* --drm: a DRM card without a framebuffer */
 };
 
 static void line_free(struct list_line *l, size_t ncells)
@@ -509,9 +512,11 @@ static int lines_build(struct list_ctl *ctl, const struct fb_device **sel, size_
 	}
 	fb_view_denied_say(&denied);
 	for (size_t i = 0; ctl->drm && i < drm->n && r == 0; i++)
-		if (!display_card_has_fb(&drm->cards[i], list))
+		if (!display_card_has_fb(&drm->cards[i], list)) {
+			(*lines)[*n].card = true;
 			r = line_fill(ctl, &(struct list_row){ .card = &drm->cards[i] },
 				      &(*lines)[(*n)++]);
+		}
 	if (r == 0 && ctl->sort >= 0) {
 		sort_key = ctl->ncolumns;
 		qsort(*lines, *n, sizeof(**lines), line_cmp);
@@ -584,27 +589,89 @@ static void shell_name(const char *name, char *buf, size_t len)
 	buf[i] = '\0';
 }
 
+/* A column shown as a JSON number: SIZE only in bytes (-b), as in lsblk. */
+static bool column_is_number(const struct list_ctl *ctl, size_t i)
+{
+	const struct colinfo *ci = &ctl->kind->infos[ctl->columns[i]];
+
+	return ci->number &&
+	       (ctl->connectors || ctl->columns[i] != COL_SIZE || ctl->bytes);
+}
+
+/* The JSON key of column i: its name (-y: a shell's) in lower case. */
+static void column_key(const struct list_ctl *ctl, size_t i, char *buf, size_t len)
+{
+	const char *name = ctl->kind->infos[ctl->columns[i]].name;
+
+	if (ctl->shell)
+		shell_name(name, buf, len);
+	else
+		snprintf(buf, len, "%s", name);
+	for (char *p = buf; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+}
+
+static struct json_object *json_cell(const struct list_ctl *ctl, size_t i, const char *v)
+{
+	unsigned long long num;
+
+	if (!v || !*v)
+		return NULL; /* an empty cell, as the page says */
+	if (column_is_number(ctl, i) && parse_decimal(v, ULLONG_MAX, &num) == 0)
+		return json_object_new_uint64(num);
+	return jsonout_string_safe(v);
+}
+
+/* -J: {"framebuffers": [...]} (with --drm, the cards without one beside
+ * it in "cards"), or {"connectors": [...]}; printed as every -J is. */
+static int json_print(const struct list_ctl *ctl, const struct list_line *lines, size_t n)
+{
+	struct json_object *doc = json_object_new_object();
+	struct json_object *rows = json_object_new_array(), *cards = NULL;
+	int r;
+
+	json_object_object_add(doc, ctl->kind->json_name, rows);
+	if (ctl->drm && !ctl->connectors) {
+		cards = json_object_new_array();
+		json_object_object_add(doc, "cards", cards);
+	}
+	for (size_t l = 0; l < n; l++) {
+		struct json_object *o = json_object_new_object();
+
+		for (size_t c = 0; c < ctl->ncolumns; c++) {
+			char key[32];
+
+			column_key(ctl, c, key, sizeof(key));
+			json_object_object_add(o, key,
+					       json_cell(ctl, c, lines[l].cells[c]));
+		}
+		json_object_array_add(lines[l].card ? cards : rows, o);
+	}
+	r = jsonout_print(doc);
+	json_object_put(doc);
+	return r;
+}
+
 static int table_print(const struct list_ctl *ctl, struct list_line *lines, size_t n)
 {
-	enum fb_table_mode mode = ctl->json    ? FB_TABLE_JSON
-				  : ctl->pairs ? FB_TABLE_PAIRS
-				  : ctl->raw   ? FB_TABLE_RAW
-					       : FB_TABLE_ALIGNED;
+	enum fb_table_mode mode = ctl->pairs ? FB_TABLE_PAIRS
+				  : ctl->raw ? FB_TABLE_RAW
+					     : FB_TABLE_ALIGNED;
 	struct fb_table *tb;
-	int r = fb_table_new(&tb, ctl->kind->json_name, mode, ctl->noheadings);
+	int r;
 
+	if (ctl->json)
+		return json_print(ctl, lines, n);
+	r = fb_table_new(&tb, mode, ctl->noheadings);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < ctl->ncolumns && r == 0; i++) {
 		const struct colinfo *ci = &ctl->kind->infos[ctl->columns[i]];
-		/* SIZE is a number in bytes only with -b, as in lsblk */
-		bool number = ci->number && (ctl->connectors ||
-					     ctl->columns[i] != COL_SIZE || ctl->bytes);
 		char name[32];
 
 		shell_name(ci->name, name, sizeof(name));
 		r = fb_table_add_column(tb, ctl->shell ? name : ci->name, ci->whint,
-					ci->right, number);
+					ci->right ? FB_TABLE_RIGHT : 0);
 	}
 	for (size_t l = 0; l < n && r == 0; l++) {
 		r = fb_table_add_line(tb);
@@ -695,6 +762,7 @@ static void list_usage(void)
 	       "  -b, --bytes          SIZE in bytes, not human-readable (also in JSON)\n"
 	       "      --drm            also list the DRM cards that have no framebuffer,\n"
 	       "                       with the REASON when sysfs tells it\n"
+	       "                       (-J: {\"framebuffers\": [...], \"cards\": [...]})\n"
 	       "      --connectors     one line per DRM connector: what it shows, and whose\n"
 	       "                       (-J: {\"connectors\": [...]}); its own columns\n"
 	       "      --dev DIR        device directory (default /dev)\n"

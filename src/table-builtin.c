@@ -12,12 +12,11 @@
 struct plain_column {
 	char *name;
 	double whint;
-	bool right, number;
+	bool right;
 	size_t width;
 };
 
 struct fb_builtin_table {
-	char *name;
 	enum fb_table_mode mode;
 	bool noheadings;
 	struct plain_column *cols;
@@ -26,19 +25,14 @@ struct fb_builtin_table {
 	size_t nlines;
 };
 
-int fb_builtin_table_new(struct fb_builtin_table **ret, const char *name,
-			 enum fb_table_mode mode, bool noheadings)
+int fb_builtin_table_new(struct fb_builtin_table **ret, enum fb_table_mode mode,
+			 bool noheadings)
 {
 	struct fb_builtin_table *t = calloc(1, sizeof(*t));
 
 	*ret = NULL;
 	if (!t)
 		return -ENOMEM;
-	t->name = strdup(name);
-	if (!t->name) {
-		free(t);
-		return -ENOMEM;
-	}
 	t->mode = mode;
 	t->noheadings = noheadings;
 	*ret = t;
@@ -55,12 +49,11 @@ void fb_builtin_table_free(struct fb_builtin_table *t)
 		free(t->cols[i].name);
 	free(t->cells);
 	free(t->cols);
-	free(t->name);
 	free(t);
 }
 
 int fb_builtin_table_add_column(struct fb_builtin_table *t, const char *name,
-				double whint, bool right, bool number)
+				double whint, unsigned flags)
 {
 	struct plain_column *c;
 
@@ -71,9 +64,9 @@ int fb_builtin_table_add_column(struct fb_builtin_table *t, const char *name,
 		return -ENOMEM;
 	t->cols = c;
 	c += t->ncols;
-	*c = (struct plain_column){
-		.name = strdup(name), .whint = whint, .right = right, .number = number
-	};
+	*c = (struct plain_column){ .name = strdup(name),
+				    .whint = whint,
+				    .right = flags & FB_TABLE_RIGHT };
 	if (!c->name)
 		return -ENOMEM;
 	t->ncols++;
@@ -158,55 +151,6 @@ static void put_pair_value(const char *s, FILE *out)
 	}
 }
 
-static void put_json_string(const char *s, FILE *out)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < ' ' || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
-static void print_json(const struct fb_builtin_table *t, FILE *out)
-{
-	fprintf(out, "{\n   ");
-	put_json_string(t->name, out);
-	fprintf(out, ": [\n");
-	if (!t->nlines)
-		fputc('\n', out);
-	/* libsmartcols joins two objects as "},{" on one line */
-	if (t->nlines)
-		fprintf(out, "      {\n");
-	for (size_t l = 0; l < t->nlines; l++) {
-		for (size_t c = 0; c < t->ncols; c++) {
-			const char *v = t->cells[l * t->ncols + c];
-			char key[256];
-			size_t k;
-
-			for (k = 0; t->cols[c].name[k] && k + 1 < sizeof(key); k++)
-				key[k] = (char)tolower((unsigned char)t->cols[c].name[k]);
-			key[k] = '\0';
-			fprintf(out, "         ");
-			put_json_string(key, out);
-			fprintf(out, ": ");
-			if (!v || !*v)
-				fputs("null", out);
-			else if (t->cols[c].number)
-				fputs(v, out);
-			else
-				put_json_string(v, out);
-			fprintf(out, "%s\n", c + 1 < t->ncols ? "," : "");
-		}
-		fprintf(out, "      }%s\n", l + 1 < t->nlines ? ",{" : "");
-	}
-	fprintf(out, "   ]\n}\n");
-}
-
 static void print_pairs(const struct fb_builtin_table *t, FILE *out)
 {
 	for (size_t l = 0; l < t->nlines; l++) {
@@ -285,14 +229,10 @@ static void print_aligned(struct fb_builtin_table *t, FILE *out)
 
 int fb_builtin_table_print(struct fb_builtin_table *t, FILE *out)
 {
-	/* libsmartcols prints nothing for a table without lines, but JSON's
-	 * empty array */
-	if (!t->nlines && t->mode != FB_TABLE_JSON)
+	/* libsmartcols prints nothing for a table without lines */
+	if (!t->nlines)
 		return 0;
 	switch (t->mode) {
-	case FB_TABLE_JSON:
-		print_json(t, out);
-		break;
 	case FB_TABLE_PAIRS:
 		print_pairs(t, out);
 		break;

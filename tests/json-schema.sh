@@ -94,6 +94,9 @@ printf '{"framebuffers": [{"name": "fb0", "maj:min": "29"}]}\n' >"$work/bad"
 if "$py" "$validate" "$schema" list "$work/bad" 2>/dev/null; then not_ok "a malformed maj:min is rejected"; else ok "a malformed maj:min is rejected"; fi
 printf '{"framebuffers": [{"name": "fb0", "devnum": "29:0"}]}\n' >"$work/bad"
 if "$py" "$validate" "$schema" list "$work/bad" 2>/dev/null; then not_ok "a key outside the vocabulary is rejected"; else ok "a key outside the vocabulary is rejected"; fi
+# list --drm: a card is no framebuffer; it goes in "cards", apart
+printf '{"framebuffers": [{"name": "card0", "maj:min": "226:0", "kind": "drm"}]}\n' >"$work/bad"
+if "$py" "$validate" "$schema" list "$work/bad" 2>/dev/null; then not_ok "list --drm: a card among the framebuffers is rejected"; else ok "list --drm: a card among the framebuffers is rejected"; fi
 # list --connectors: the VM's answers (tests/vm/scenarios/kms.sh) are
 # valid, a MODE without its refresh and a key of list's are not
 printf '{"connectors": [{"connector": "card0-Virtual-1", "card": "card0", "status": "connected", "monitor": null, "crtc": 36, "mode": "800x600@60.32", "scanout": "FB 40 800x600 XR24", "owner": "modetest[185]"}]}\n' >"$work/good"
