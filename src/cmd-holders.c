@@ -254,6 +254,13 @@ static int card_master(const struct drm_card *c, struct drm_client *master)
 	return r;
 }
 
+/* Why the DRM master cannot be told, r < 0: the file and the cause. */
+static void master_unknown(const struct drm_card *c, int r, char *buf, size_t len)
+{
+	snprintf(buf, len, "/sys/kernel/debug/dri/%u/clients: %s%s", minor(c->devnum),
+		 strerror(-r), r == -ENOENT ? "; debugfs mounted, as root, tells" : "");
+}
+
 static void print_card(const struct holders_sel *s, size_t i,
 		       const struct fb_holder_list *hl)
 {
@@ -277,11 +284,12 @@ static void print_card(const struct holders_sel *s, size_t i,
 			printf("no holders\n");
 		print_holders_of(hl, t);
 	}
-	if (r < 0)
-		printf("  DRM master: cannot tell (/sys/kernel/debug/dri/%u/clients: %s%s)\n",
-		       minor(c->devnum), strerror(-r),
-		       r == -ENOENT ? "; debugfs mounted, as root, tells" : "");
-	else if (master.pid) {
+	if (r < 0) {
+		char why[160];
+
+		master_unknown(c, r, why, sizeof(why));
+		printf("  DRM master: cannot tell (%s)\n", why);
+	} else if (master.pid) {
 		printf("  DRM master: pid %d (", (int)master.pid);
 		fputs_escaped(master.command, stdout);
 		puts(")");
@@ -318,9 +326,13 @@ static struct json_object *json_card(const struct holders_sel *s, size_t i,
 	}
 	if (r < 0) {
 		struct json_object *m = json_object_new_object();
+		char why[160], sentence[192];
 
-		snprintf(buf, sizeof(buf), "%s", strerror(-r));
-		jsonout_add_string(m, "error", buf);
+		/* the sentence the text says, not errno's words alone */
+		master_unknown(c, r, why, sizeof(why));
+		snprintf(sentence, sizeof(sentence), "cannot tell the DRM master: %s",
+			 why);
+		jsonout_add_string(m, "error", sentence);
 		json_object_object_add(o, "master", m);
 	} else if (master.pid) {
 		struct json_object *m = json_object_new_object();
