@@ -51,42 +51,47 @@ struct colinfo {
 	double whint;
 	bool right;
 	bool number;
+	bool trunc; /* long: cut to fit a terminal, never wrapped onto a line of its own */
 	const char *help;
 };
 
 static const struct colinfo infos[] = {
-	[COL_NAME] = { "NAME", 0.1, false, false, "kernel name (sysfs)" },
-	[COL_MAJMIN] = { "MAJ:MIN", 6, false, false, "major:minor device number" },
-	[COL_ID] = { "ID", 0.1, false, false, "identification: fix.id, else sysfs name" },
-	[COL_DRIVER] = { "DRIVER", 0.1, false, false, "driver of the parent device" },
-	[COL_MODULE] = { "MODULE", 0.1, false, false, "kernel module of that driver" },
-	[COL_SUBSYSTEM] = { "SUBSYSTEM", 0.1, false, false,
+	[COL_NAME] = { "NAME", 1, false, false, false, "kernel name (sysfs)" },
+	[COL_MAJMIN] = { "MAJ:MIN", 6, false, false, false, "major:minor device number" },
+	[COL_ID] = { "ID", 0.1, false, false, true,
+		     "identification: fix.id, else sysfs name" },
+	[COL_DRIVER] = { "DRIVER", 1, false, false, false, "driver of the parent device" },
+	[COL_MODULE] = { "MODULE", 1, false, false, false,
+			 "kernel module of that driver" },
+	[COL_SUBSYSTEM] = { "SUBSYSTEM", 1, false, false, false,
 			    "bus of the parent device (pci, platform, usb)" },
-	[COL_PATH] = { "PATH", 0.1, false, false,
+	[COL_PATH] = { "PATH", 0.1, false, false, true,
 		       "path id, as in /dev/fb/by-path (udev ID_PATH)" },
-	[COL_RES] = { "RES", 9, true, false, "visible resolution WxH" },
-	[COL_VIRT] = { "VIRT", 9, true, false, "virtual resolution WxH" },
-	[COL_BPP] = { "BPP", 3, true, true, "bits per pixel" },
-	[COL_STRIDE] = { "STRIDE", 6, true, true, "bytes per line (line_length)" },
-	[COL_SIZE] = { "SIZE", 5, true, true, "framebuffer memory (smem_len)" },
-	[COL_FORMAT] = { "FORMAT", 8, false, false,
+	[COL_RES] = { "RES", 9, true, false, false, "visible resolution WxH" },
+	[COL_VIRT] = { "VIRT", 9, true, false, false, "virtual resolution WxH" },
+	[COL_BPP] = { "BPP", 3, true, true, false, "bits per pixel" },
+	[COL_STRIDE] = { "STRIDE", 6, true, true, false, "bytes per line (line_length)" },
+	[COL_SIZE] = { "SIZE", 5, true, true, false, "framebuffer memory (smem_len)" },
+	[COL_FORMAT] = { "FORMAT", 8, false, false, false,
 			 "pixel format, DRM fourcc style (XRGB8888, RGB565, C8)" },
-	[COL_VISUAL] = { "VISUAL", 0.1, false, false,
+	[COL_VISUAL] = { "VISUAL", 1, false, false, false,
 			 "visual (TRUECOLOR, PSEUDOCOLOR, ...)" },
-	[COL_NODE] = { "NODE", 0.1, false, false,
+	[COL_NODE] = { "NODE", 0.1, false, false, true,
 		       "device node, when it exists and is correct" },
-	[COL_STATE] = { "STATE", 0.1, false, false, "power state (running, suspended)" },
-	[COL_KIND] = { "KIND", 8, false, false, "firmware, drm, fbdev or virtual" },
-	[COL_CARD] = { "CARD", 5, false, false, "DRM card that drives the same device" },
-	[COL_CONNECTOR] = { "CONNECTOR", 0.1, false, false,
+	[COL_STATE] = { "STATE", 1, false, false, false,
+			"power state (running, suspended)" },
+	[COL_KIND] = { "KIND", 8, false, false, false, "firmware, drm, fbdev or virtual" },
+	[COL_CARD] = { "CARD", 5, false, false, false,
+		       "DRM card that drives the same device" },
+	[COL_CONNECTOR] = { "CONNECTOR", 0.1, false, false, true,
 			    "connected connectors of that card" },
-	[COL_STATUS] = { "STATUS", 0.1, false, false,
+	[COL_STATUS] = { "STATUS", 1, false, false, false,
 			 "connected, disconnected or unknown (the card's connectors)" },
-	[COL_MONITOR] = { "MONITOR", 0.1, false, false,
+	[COL_MONITOR] = { "MONITOR", 0.1, false, false, true,
 			  "monitor on those connectors, from their EDID" },
-	[COL_SHOWN] = { "SHOWN", 0.1, false, false,
+	[COL_SHOWN] = { "SHOWN", 1, false, false, false,
 			"yes, no or unknown: is this buffer what a CRTC scans out now" },
-	[COL_REASON] = { "REASON", 0.1, false, false,
+	[COL_REASON] = { "REASON", 0.1, false, false, true,
 			 "why a DRM card has no framebuffer (--drm)" },
 };
 
@@ -107,18 +112,20 @@ enum {
 };
 
 static const struct colinfo conn_infos[] = {
-	[CCOL_CONNECTOR] = { "CONNECTOR", 0.1, false, false,
+	[CCOL_CONNECTOR] = { "CONNECTOR", 1, false, false, false,
 			     "connector, as sysfs names it (card0-Virtual-1)" },
-	[CCOL_CARD] = { "CARD", 5, false, false, "its DRM card" },
-	[CCOL_STATUS] = { "STATUS", 0.1, false, false,
+	[CCOL_CARD] = { "CARD", 5, false, false, false, "its DRM card" },
+	[CCOL_STATUS] = { "STATUS", 1, false, false, false,
 			  "connected, disconnected or unknown" },
-	[CCOL_MONITOR] = { "MONITOR", 0.1, false, false, "the monitor, from its EDID" },
-	[CCOL_CRTC] = { "CRTC", 4, true, true, "the CRTC that drives it (KMS object id)" },
-	[CCOL_MODE] = { "MODE", 0.1, false, false,
+	[CCOL_MONITOR] = { "MONITOR", 0.1, false, false, true,
+			   "the monitor, from its EDID" },
+	[CCOL_CRTC] = { "CRTC", 4, true, true, false,
+			"the CRTC that drives it (KMS object id)" },
+	[CCOL_MODE] = { "MODE", 1, false, false, false,
 			"the active mode WxH@Hz; empty when it is off" },
-	[CCOL_SCANOUT] = { "SCANOUT", 0.1, false, false,
+	[CCOL_SCANOUT] = { "SCANOUT", 0.1, false, false, true,
 			   "what it shows: fbN (the fbdev emulation) or FB ID WxH FOURCC" },
-	[CCOL_OWNER] = { "OWNER", 0.1, false, false,
+	[CCOL_OWNER] = { "OWNER", 0.1, false, false, true,
 			 "who made that FB: comm[pid], [fbcon] or unknown" },
 };
 
@@ -671,7 +678,8 @@ static int table_print(const struct list_ctl *ctl, struct list_line *lines, size
 
 		shell_name(ci->name, name, sizeof(name));
 		r = fb_table_add_column(tb, ctl->shell ? name : ci->name, ci->whint,
-					ci->right ? FB_TABLE_RIGHT : 0);
+					(ci->right ? FB_TABLE_RIGHT : 0) |
+						(ci->trunc ? FB_TABLE_TRUNC : 0));
 	}
 	for (size_t l = 0; l < n && r == 0; l++) {
 		r = fb_table_add_line(tb);

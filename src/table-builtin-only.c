@@ -23,6 +23,11 @@ int fb_table_add_column(struct fb_table *t, const char *name, double whint, unsi
 					   flags);
 }
 
+void fb_table_set_termwidth(struct fb_table *t, size_t width)
+{
+	fb_builtin_table_set_termwidth((struct fb_builtin_table *)t, width);
+}
+
 int fb_table_add_line(struct fb_table *t)
 {
 	return fb_builtin_table_add_line((struct fb_builtin_table *)t);

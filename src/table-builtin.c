@@ -4,7 +4,11 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include "table-builtin.h"
@@ -12,13 +16,14 @@
 struct plain_column {
 	char *name;
 	double whint;
-	bool right;
+	bool right, trunc;
 	size_t width;
 };
 
 struct fb_builtin_table {
 	enum fb_table_mode mode;
 	bool noheadings;
+	long termwidth; /* < 0: the output stream's; 0: not a terminal */
 	struct plain_column *cols;
 	size_t ncols;
 	char **cells; /* nlines * ncols, NULL for an empty cell */
@@ -35,6 +40,7 @@ int fb_builtin_table_new(struct fb_builtin_table **ret, enum fb_table_mode mode,
 		return -ENOMEM;
 	t->mode = mode;
 	t->noheadings = noheadings;
+	t->termwidth = -1;
 	*ret = t;
 	return 0;
 }
@@ -66,11 +72,17 @@ int fb_builtin_table_add_column(struct fb_builtin_table *t, const char *name,
 	c += t->ncols;
 	*c = (struct plain_column){ .name = strdup(name),
 				    .whint = whint,
-				    .right = flags & FB_TABLE_RIGHT };
+				    .right = flags & FB_TABLE_RIGHT,
+				    .trunc = flags & FB_TABLE_TRUNC };
 	if (!c->name)
 		return -ENOMEM;
 	t->ncols++;
 	return 0;
+}
+
+void fb_builtin_table_set_termwidth(struct fb_builtin_table *t, size_t width)
+{
+	t->termwidth = width > LONG_MAX ? LONG_MAX : (long)width;
 }
 
 int fb_builtin_table_add_line(struct fb_builtin_table *t)
@@ -100,8 +112,9 @@ int fb_builtin_table_set_cell(struct fb_builtin_table *t, size_t col, char *data
 }
 
 /* Write s as an aligned table shows it: printable UTF-8 as it is, any
- * other byte as \xHH.  Returns its width in columns; out may be NULL. */
-static size_t put_aligned(const char *s, FILE *out)
+ * other byte as \xHH; no more than max columns of it, a character or an
+ * \xHH whole or not at all.  Returns the width written; out may be NULL. */
+static size_t put_aligned_max(const char *s, size_t max, FILE *out)
 {
 	mbstate_t st = { 0 };
 	size_t width = 0, len = strlen(s);
@@ -112,12 +125,16 @@ static size_t put_aligned(const char *s, FILE *out)
 		int w = n > 0 && n <= len ? wcwidth(wc) : -1;
 
 		if (w < 0 || (n == 1 && iscntrl((unsigned char)*s))) {
+			if (width + 4 > max)
+				break;
 			if (out)
 				fprintf(out, "\\x%02x", (unsigned char)*s);
 			width += 4;
 			memset(&st, 0, sizeof(st));
 			n = 1;
 		} else {
+			if (width + (size_t)w > max)
+				break;
 			if (out)
 				fwrite(s, 1, n, out);
 			width += (size_t)w;
@@ -126,6 +143,11 @@ static size_t put_aligned(const char *s, FILE *out)
 		len -= n;
 	}
 	return width;
+}
+
+static size_t put_aligned(const char *s, FILE *out)
+{
+	return put_aligned_max(s, SIZE_MAX, out);
 }
 
 /* Raw: only ASCII graphic characters but '\\' as they are. */
@@ -168,12 +190,12 @@ static void print_pairs(const struct fb_builtin_table *t, FILE *out)
 static void put_aligned_cell(const struct plain_column *col, const char *s, bool last,
 			     FILE *out)
 {
-	size_t w = put_aligned(s, NULL);
+	size_t w = put_aligned_max(s, col->width, NULL);
 
 	if (col->right)
 		for (size_t i = w; i < col->width; i++)
 			fputc(' ', out);
-	put_aligned(s, out);
+	put_aligned_max(s, col->width, out);
 	if (!col->right && !last)
 		for (size_t i = w; i < col->width; i++)
 			fputc(' ', out);
@@ -203,6 +225,57 @@ static void print_lines(const struct fb_builtin_table *t, FILE *out,
 	}
 }
 
+/* The width to fit: the one set, else the terminal's that out is (COLUMNS,
+ * else its size, else 80), else 0: not a terminal, nothing cut. */
+static size_t terminal_width(const struct fb_builtin_table *t, FILE *out)
+{
+	int fd = fileno(out);
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	long n;
+
+	if (t->termwidth >= 0)
+		return (size_t)t->termwidth;
+	if (fd < 0 || !isatty(fd))
+		return 0;
+	if (env && (n = strtol(env, NULL, 10)) > 0)
+		return (size_t)n;
+	if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+/* On a terminal, a line wider than it wraps onto lines of their own under
+ * the first: cut the long columns (FB_TABLE_TRUNC), the widest first, to
+ * no less than their heading, until the line fits or none is left to cut. */
+static void fit_terminal(struct fb_builtin_table *t, size_t termwidth)
+{
+	size_t total = t->ncols ? t->ncols - 1 : 0;
+
+	if (!termwidth)
+		return;
+	for (size_t c = 0; c < t->ncols; c++)
+		total += t->cols[c].width;
+	while (total > termwidth) {
+		struct plain_column *widest = NULL;
+		size_t spare = 0;
+
+		for (size_t c = 0; c < t->ncols; c++) {
+			struct plain_column *col = &t->cols[c];
+			size_t min = put_aligned(col->name, NULL);
+
+			if (col->trunc && col->width > min && col->width - min > spare) {
+				spare = col->width - min;
+				widest = col;
+			}
+		}
+		if (!widest)
+			return;
+		widest->width--;
+		total--;
+	}
+}
+
 /* As libsmartcols does when it does not write to a terminal: a column is
  * as wide as its widest cell or heading, and at least its width hint
  * (when >= 1) once a cell has data; the last one is not padded. */
@@ -224,6 +297,7 @@ static void print_aligned(struct fb_builtin_table *t, FILE *out)
 		if (data && col->whint >= 1 && col->width < (size_t)col->whint)
 			col->width = (size_t)col->whint;
 	}
+	fit_terminal(t, terminal_width(t, out));
 	print_lines(t, out, put_aligned_cell);
 }
 

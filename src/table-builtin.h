@@ -18,6 +18,7 @@ int fb_builtin_table_new(struct fb_builtin_table **ret, enum fb_table_mode mode,
 void fb_builtin_table_free(struct fb_builtin_table *t);
 int fb_builtin_table_add_column(struct fb_builtin_table *t, const char *name,
 				double whint, unsigned flags);
+void fb_builtin_table_set_termwidth(struct fb_builtin_table *t, size_t width);
 int fb_builtin_table_add_line(struct fb_builtin_table *t);
 int fb_builtin_table_set_cell(struct fb_builtin_table *t, size_t col, char *data);
 int fb_builtin_table_print(struct fb_builtin_table *t, FILE *out);

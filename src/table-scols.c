@@ -29,6 +29,8 @@ FB_DLOPEN_NOTE(smartcols, "table",
 	X(scols_table_enable_export)     \
 	X(scols_table_enable_raw)        \
 	X(scols_table_enable_noheadings) \
+	X(scols_table_set_termforce)     \
+	X(scols_table_set_termwidth)     \
 	X(scols_table_new_column)        \
 	X(scols_table_new_line)          \
 	X(scols_line_refer_data)         \
@@ -106,9 +108,23 @@ int fb_table_add_column(struct fb_table *t, const char *name, double whint, unsi
 	if (t->builtin)
 		return fb_builtin_table_add_column(t->builtin, name, whint, flags);
 	return sym.scols_table_new_column(t->tb, name, whint,
-					  flags & FB_TABLE_RIGHT ? SCOLS_FL_RIGHT : 0)
+					  (flags & FB_TABLE_RIGHT ? SCOLS_FL_RIGHT : 0) |
+						  (flags & FB_TABLE_TRUNC ? SCOLS_FL_TRUNC
+									  : 0))
 		       ? 0
 		       : -ENOMEM;
+}
+
+void fb_table_set_termwidth(struct fb_table *t, size_t width)
+{
+	if (t->builtin) {
+		fb_builtin_table_set_termwidth(t->builtin, width);
+		return;
+	}
+	sym.scols_table_set_termforce(t->tb, width ? SCOLS_TERMFORCE_ALWAYS
+						   : SCOLS_TERMFORCE_NEVER);
+	if (width)
+		sym.scols_table_set_termwidth(t->tb, width);
 }
 
 int fb_table_add_line(struct fb_table *t)

@@ -20,17 +20,23 @@ extern const char fb_table_backend_name[];
 
 enum fb_table_mode { FB_TABLE_ALIGNED, FB_TABLE_RAW, FB_TABLE_PAIRS };
 
-/* A column's flags. */
-enum { FB_TABLE_RIGHT = 1 << 0 };
+/* A column's flags: right-aligned; long, its cells cut to fit the
+ * terminal (as lsblk cuts them) so that a line never wraps onto lines of
+ * its own.  Nothing is cut but on a terminal. */
+enum { FB_TABLE_RIGHT = 1 << 0, FB_TABLE_TRUNC = 1 << 1 };
 
 struct fb_table;
 
 /* 0 or -ENOMEM. */
 int fb_table_new(struct fb_table **ret, enum fb_table_mode mode, bool noheadings);
 void fb_table_free(struct fb_table *t);
-/* flags: FB_TABLE_RIGHT, right-aligned.  0 or -ENOMEM. */
+/* flags: FB_TABLE_RIGHT, FB_TABLE_TRUNC.  0 or -ENOMEM. */
 int fb_table_add_column(struct fb_table *t, const char *name, double whint,
 			unsigned flags);
+/* Print as on a terminal this many columns wide (0: as to a file, nothing
+ * cut).  Unset, the output stream says: a terminal's width (COLUMNS, else
+ * its size), else a file's. */
+void fb_table_set_termwidth(struct fb_table *t, size_t width);
 /* A new last line, its cells empty.  0 or -ENOMEM. */
 int fb_table_add_line(struct fb_table *t);
 /* Cell col of the last line takes data (malloc'd; freed by the table,
