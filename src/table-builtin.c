@@ -7,10 +7,9 @@
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 #include <wchar.h>
 
+#include "strutil.h"
 #include "table-builtin.h"
 
 struct plain_column {
@@ -225,24 +224,11 @@ static void print_lines(const struct fb_builtin_table *t, FILE *out,
 	}
 }
 
-/* The width to fit: the one set, else the terminal's that out is (COLUMNS,
- * else its size, else 80), else 0: not a terminal, nothing cut. */
-static size_t terminal_width(const struct fb_builtin_table *t, FILE *out)
+/* The width to fit: the one set, else the terminal's that out is, else 0:
+ * not a terminal, nothing cut. */
+static size_t fit_width(const struct fb_builtin_table *t, FILE *out)
 {
-	int fd = fileno(out);
-	const char *env = getenv("COLUMNS");
-	struct winsize ws;
-	long n;
-
-	if (t->termwidth >= 0)
-		return (size_t)t->termwidth;
-	if (fd < 0 || !isatty(fd))
-		return 0;
-	if (env && (n = strtol(env, NULL, 10)) > 0)
-		return (size_t)n;
-	if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return 80;
+	return t->termwidth >= 0 ? (size_t)t->termwidth : terminal_width(fileno(out));
 }
 
 /* On a terminal, a line wider than it wraps onto lines of their own under
@@ -297,7 +283,7 @@ static void print_aligned(struct fb_builtin_table *t, FILE *out)
 		if (data && col->whint >= 1 && col->width < (size_t)col->whint)
 			col->width = (size_t)col->whint;
 	}
-	fit_terminal(t, terminal_width(t, out));
+	fit_terminal(t, fit_width(t, out));
 	print_lines(t, out, put_aligned_cell);
 }
 

@@ -1,5 +1,10 @@
 #!/usr/bin/python3
-"""tty-fit.py COLS TTY PIPE PAIRS LONG: does a table printed on a terminal
+"""tty-fit.py --wrapped COLS TTY PIPE: are the lines a command printed on
+a terminal COLS wide (TTY) the words it printed to a pipe (PIPE), in the
+same order, wrapped in place: none wider than COLS but a fix (to be pasted
+whole) or one word longer than the line?
+
+tty-fit.py COLS TTY PIPE PAIRS LONG: does a table printed on a terminal
 COLS wide (file TTY) keep each line of the same table printed to a pipe
 (PIPE) on one line, the same first cell leading it, and, where its long
 columns (LONG, comma-separated headings) cut to their heading would let
@@ -38,7 +43,23 @@ def pair_rows(path):
     return rows
 
 
+def wrapped(cols, tty, pipe):
+    bad = []
+    if " ".join(tty).split() != " ".join(pipe).split():
+        bad.append("the words differ from those printed to a pipe")
+    for i, t in enumerate(tty):
+        if width(t.rstrip(" ")) > cols and not t.lstrip().startswith("fix: ") \
+                and " " in t.strip():
+            bad.append(f"line {i + 1} is {width(t.rstrip(' '))} wide on a terminal of {cols}: {t!r}")
+    return bad
+
+
 def main():
+    if sys.argv[1] == "--wrapped":
+        bad = wrapped(int(sys.argv[2]), read(sys.argv[3]), read(sys.argv[4]))
+        for b in bad:
+            print(b)
+        sys.exit(1 if bad else 0)
     cols, tty, pipe, pairs, long_ = int(sys.argv[1]), read(sys.argv[2]), read(sys.argv[3]), \
         pair_rows(sys.argv[4]), set(sys.argv[5].split(","))
     bad = []

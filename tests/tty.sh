@@ -5,7 +5,8 @@
 # (tests/tty-run.py); tests/tty-fit.py holds its lines to those it prints
 # to a pipe: each still one line, led by the same NAME (no staircase), and
 # none wider than the terminal where the long columns, cut, let it fit.
-# To a pipe nothing is ever cut, whatever COLUMNS says.
+# doctor's summary and evidence wrap in place under their column.  To a
+# pipe nothing is ever cut, whatever COLUMNS says.
 set -u
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
@@ -34,6 +35,13 @@ printf 'NAME ID\n     x\n' >"$work/tty"
 check "tty-fit.py sees a line without its NAME" fails "$py" "$fit" 80 "$work/tty" "$work/pipe" "$work/pairs" ID
 printf 'NAME ID\nfb0  xxxxxxxxxx\n' >"$work/tty"
 check "tty-fit.py sees a line wider than the terminal" fails "$py" "$fit" 8 "$work/tty" "$work/pipe" "$work/pairs" ID
+printf 'ok  system  class  one two three four\n' >"$work/pipe"
+printf 'ok  system  class  one two\n                   three four\n' >"$work/tty"
+check "tty-fit.py --wrapped passes words wrapped in place" "$py" "$fit" --wrapped 30 "$work/tty" "$work/pipe"
+check "tty-fit.py --wrapped sees a line too wide" fails "$py" "$fit" --wrapped 20 "$work/tty" "$work/pipe"
+printf 'ok  system  class  one two\n' >"$work/tty"
+check "tty-fit.py --wrapped sees words lost" fails "$py" "$fit" --wrapped 30 "$work/tty" "$work/pipe"
+printf 'NAME ID\nfb0  x\n' >"$work/pipe"
 check "tty-fit.py passes a table that fits" "$py" "$fit" 80 "$work/pipe" "$work/pipe" "$work/pairs" ID
 
 # Each tree's runs go in one umockdev-run (its start is most of the time):
@@ -59,7 +67,7 @@ runs() {
 
 # table N DESC LONG: a table's runs held by tty-fit.py; lines N DESC: a
 # command that prints lines, not a table: as many on a terminal as to a
-# pipe, nothing broken
+# pipe, nothing broken; wrapped N DESC: doctor's lines, wrapped in place
 table() {
 	local n=$1 desc=$2 long=$3 cols
 	check "$desc: to a pipe, COLUMNS=40 cuts nothing" cmp -s "$out/$n.pipe" "$out/$n.pipe40"
@@ -78,6 +86,19 @@ lines() {
 	for cols in 80 40; do
 		check "$desc at $cols columns: the lines a pipe gets" \
 			test "$(wc -l <"$out/$n.tty$cols")" -eq "$(wc -l <"$out/$n.pipe")"
+	done
+}
+
+wrapped() {
+	local n=$1 desc=$2 cols
+	for cols in 80 40; do
+		if "$py" "$fit" --wrapped "$cols" "$out/$n.tty$cols" "$out/$n.pipe" >"$work/why"; then
+			ok "$desc at $cols columns: wrapped in place"
+		else
+			not_ok "$desc at $cols columns: wrapped in place"
+			sed 's/^/#   /' "$work/why"
+			sed 's/^/#   | /' "$out/$n.tty$cols"
+		fi
 	done
 }
 
@@ -110,6 +131,6 @@ RUNS
 	table drm "$t: list --drm" "$long_list"
 	table conn "$t: list --connectors" "$long_conn"
 	lines holders "$t: holders"
-	lines doctor "$t: doctor"
+	wrapped doctor "$t: doctor"
 done
 finish
