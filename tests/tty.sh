@@ -5,7 +5,8 @@
 # (tests/tty-run.py); tests/tty-fit.py holds its lines to those it prints
 # to a pipe: each still one line, led by the same NAME (no staircase), and
 # none wider than the terminal where the long columns, cut, let it fit.
-# doctor's summary and evidence wrap in place under their column.  To a
+# doctor's summary and evidence, and holders' lines, wrap in place under
+# their column.  To a
 # pipe nothing is ever cut, whatever COLUMNS says.
 set -u
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib.sh"
@@ -123,6 +124,7 @@ all table list -O $c
 drm table list --drm $c
 conn table list --connectors
 holders lines holders --dev $d
+holders-card wrapped holders card0 fb0 --dev $d
 doctor lines doctor --dev $d --proc $work/proc --boot $work/boot
 RUNS
 	table list "$t: list" "$long_list"
@@ -131,6 +133,7 @@ RUNS
 	table drm "$t: list --drm" "$long_list"
 	table conn "$t: list --connectors" "$long_conn"
 	lines holders "$t: holders"
+	wrapped holders-card "$t: holders card0 fb0"
 	wrapped doctor "$t: doctor"
 done
 finish
