@@ -584,9 +584,7 @@ static int bench_targets(struct bench_cli *cli, const struct fb_device **targets
 	fb_bench_console_restore(&con);
 	fb_bench_restore_signals();
 	if (cli->json) {
-		printf("%s\n", json_object_to_json_string_ext(
-				       root, JSON_C_TO_STRING_PRETTY |
-						     JSON_C_TO_STRING_NOSLASHESCAPE));
+		jsonout_print(root);
 		json_object_put(root);
 	}
 	return 0;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "doctor.h"
@@ -97,20 +98,33 @@ static int doctor_subject(const char *arg, const struct fb_device_list *fbs,
 	return -ENODEV;
 }
 
+/* On a terminal the summary and the evidence wrap in place, under their
+ * own column (a terminal too narrow for that column: the summary under
+ * the line, where the evidence goes); a fix stays on one line, to be
+ * pasted whole. */
 static void print_text(const struct doctor_report *rep)
 {
+	size_t width = terminal_width(STDOUT_FILENO);
+
 	for (size_t i = 0; i < rep->n; i++) {
 		const struct doctor_finding *f = &rep->findings[i];
 
 		/* summaries, evidence and fixes quote sysfs, EDIDs and /proc */
 		_cleanup_free_ char *subject = str_escape_text(f->subject);
 
-		printf("%-8s %-8s %-14s ", doctor_verdict_name(f->verdict),
-		       subject ? subject : "?", f->check);
-		fputs_escaped(f->summary, stdout);
+		int at = printf("%-8s %-8s %-14s ", doctor_verdict_name(f->verdict),
+				subject ? subject : "?", f->check);
+
+		if (width && width < 33 + 20) {
+			fputs("\n         ", stdout);
+			fputs_escaped_wrapped(f->summary, 9, 9, width, stdout);
+		} else
+			fputs_escaped_wrapped(f->summary, at > 0 ? (size_t)at : 0, 33,
+					      width, stdout);
 		for (size_t j = 0; j < f->n_evidence; j++) {
 			fputs("\n         evidence: ", stdout);
-			fputs_escaped(f->evidence[j], stdout);
+			fputs_escaped_wrapped(f->evidence[j], 19,
+					      width < 19 + 20 ? 9 : 19, width, stdout);
 		}
 		for (size_t j = 0; j < f->n_fixes; j++) {
 			fputs("\n         fix: ", stdout);

@@ -59,8 +59,10 @@ static void kernel_user_load(struct kernel_user *k, const struct fb_fbcon_state 
 	}
 }
 
+/* On a terminal what a process holds wraps in place under its column. */
 static void print_holders_of(const struct fb_holder_list *hl, size_t t)
 {
+	size_t width = terminal_width(STDOUT_FILENO);
 	char how[512];
 
 	for (size_t i = 0; i < hl->n; i++) {
@@ -71,8 +73,10 @@ static void print_holders_of(const struct fb_holder_list *hl, size_t t)
 		/* any user names a process: comm is escaped */
 		_cleanup_free_ char *comm = str_escape_text(h->comm);
 
-		printf("    pid %-7d %-16s ", (int)h->pid, comm ? comm : "?");
-		fputs_escaped(fb_holder_describe(h, how, sizeof(how)), stdout);
+		int at = printf("    pid %-7d %-16s ", (int)h->pid, comm ? comm : "?");
+
+		fputs_escaped_wrapped(fb_holder_describe(h, how, sizeof(how)),
+				      at > 0 ? (size_t)at : 0, 33, width, stdout);
 		putchar('\n');
 	}
 }
@@ -254,6 +258,27 @@ static int card_master(const struct drm_card *c, struct drm_client *master)
 	return r;
 }
 
+/* Why the DRM master cannot be told, r < 0: the file and the cause. */
+static void master_unknown(const struct drm_card *c, int r, char *buf, size_t len)
+{
+	snprintf(buf, len, "/sys/kernel/debug/dri/%u/clients: %s%s", minor(c->devnum),
+		 strerror(-r), r == -ENOENT ? "; debugfs mounted, as root, tells" : "");
+}
+
+/* "cannot tell (why)" and a new line; on a terminal wrapped in place from
+ * column start. */
+static void print_cannot_tell(const char *why, size_t start)
+{
+	_cleanup_free_ char *line = NULL;
+
+	if (asprintf(&line, "cannot tell (%s)", why) < 0) {
+		printf("cannot tell (%s)\n", why);
+		return;
+	}
+	fputs_escaped_wrapped(line, start, start, terminal_width(STDOUT_FILENO), stdout);
+	putchar('\n');
+}
+
 static void print_card(const struct holders_sel *s, size_t i,
 		       const struct fb_holder_list *hl)
 {
@@ -277,11 +302,13 @@ static void print_card(const struct holders_sel *s, size_t i,
 			printf("no holders\n");
 		print_holders_of(hl, t);
 	}
-	if (r < 0)
-		printf("  DRM master: cannot tell (/sys/kernel/debug/dri/%u/clients: %s%s)\n",
-		       minor(c->devnum), strerror(-r),
-		       r == -ENOENT ? "; debugfs mounted, as root, tells" : "");
-	else if (master.pid) {
+	if (r < 0) {
+		char why[160];
+
+		master_unknown(c, r, why, sizeof(why));
+		fputs("  DRM master: ", stdout);
+		print_cannot_tell(why, 14);
+	} else if (master.pid) {
 		printf("  DRM master: pid %d (", (int)master.pid);
 		fputs_escaped(master.command, stdout);
 		puts(")");
@@ -318,9 +345,13 @@ static struct json_object *json_card(const struct holders_sel *s, size_t i,
 	}
 	if (r < 0) {
 		struct json_object *m = json_object_new_object();
+		char why[160], sentence[192];
 
-		snprintf(buf, sizeof(buf), "%s", strerror(-r));
-		jsonout_add_string(m, "error", buf);
+		/* the sentence the text says, not errno's words alone */
+		master_unknown(c, r, why, sizeof(why));
+		snprintf(sentence, sizeof(sentence), "cannot tell the DRM master: %s",
+			 why);
+		jsonout_add_string(m, "error", sentence);
 		json_object_object_add(o, "master", m);
 	} else if (master.pid) {
 		struct json_object *m = json_object_new_object();

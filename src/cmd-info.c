@@ -526,7 +526,8 @@ static struct json_object *json_connector(const struct drm_connector *c)
 		json_object_array_add(modes, json_object_new_string(c->modes[i]));
 	json_object_object_add(o, "modes", modes);
 	json_object_object_add(o, "edid", json_edid(c));
-	jsonout_add_string(o, "error", c->problem);
+	if (c->problem) /* only when something could not be read */
+		jsonout_add_string(o, "error", c->problem);
 	return o;
 }
 

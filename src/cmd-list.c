@@ -4,12 +4,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
 
 #include "commands.h"
+#include "jsonout.h"
 #include "kms.h"
 #include "log.h"
 #include "nodes.h"
@@ -49,42 +51,47 @@ struct colinfo {
 	double whint;
 	bool right;
 	bool number;
+	bool trunc; /* long: cut to fit a terminal, never wrapped onto a line of its own */
 	const char *help;
 };
 
 static const struct colinfo infos[] = {
-	[COL_NAME] = { "NAME", 0.1, false, false, "kernel name (sysfs)" },
-	[COL_MAJMIN] = { "MAJ:MIN", 6, false, false, "major:minor device number" },
-	[COL_ID] = { "ID", 0.1, false, false, "identification: fix.id, else sysfs name" },
-	[COL_DRIVER] = { "DRIVER", 0.1, false, false, "driver of the parent device" },
-	[COL_MODULE] = { "MODULE", 0.1, false, false, "kernel module of that driver" },
-	[COL_SUBSYSTEM] = { "SUBSYSTEM", 0.1, false, false,
+	[COL_NAME] = { "NAME", 1, false, false, false, "kernel name (sysfs)" },
+	[COL_MAJMIN] = { "MAJ:MIN", 6, false, false, false, "major:minor device number" },
+	[COL_ID] = { "ID", 0.1, false, false, true,
+		     "identification: fix.id, else sysfs name" },
+	[COL_DRIVER] = { "DRIVER", 1, false, false, false, "driver of the parent device" },
+	[COL_MODULE] = { "MODULE", 1, false, false, false,
+			 "kernel module of that driver" },
+	[COL_SUBSYSTEM] = { "SUBSYSTEM", 1, false, false, false,
 			    "bus of the parent device (pci, platform, usb)" },
-	[COL_PATH] = { "PATH", 0.1, false, false,
+	[COL_PATH] = { "PATH", 0.1, false, false, true,
 		       "path id, as in /dev/fb/by-path (udev ID_PATH)" },
-	[COL_RES] = { "RES", 9, true, false, "visible resolution WxH" },
-	[COL_VIRT] = { "VIRT", 9, true, false, "virtual resolution WxH" },
-	[COL_BPP] = { "BPP", 3, true, true, "bits per pixel" },
-	[COL_STRIDE] = { "STRIDE", 6, true, true, "bytes per line (line_length)" },
-	[COL_SIZE] = { "SIZE", 5, true, true, "framebuffer memory (smem_len)" },
-	[COL_FORMAT] = { "FORMAT", 8, false, false,
+	[COL_RES] = { "RES", 9, true, false, false, "visible resolution WxH" },
+	[COL_VIRT] = { "VIRT", 9, true, false, false, "virtual resolution WxH" },
+	[COL_BPP] = { "BPP", 3, true, true, false, "bits per pixel" },
+	[COL_STRIDE] = { "STRIDE", 6, true, true, false, "bytes per line (line_length)" },
+	[COL_SIZE] = { "SIZE", 5, true, true, false, "framebuffer memory (smem_len)" },
+	[COL_FORMAT] = { "FORMAT", 8, false, false, false,
 			 "pixel format, DRM fourcc style (XRGB8888, RGB565, C8)" },
-	[COL_VISUAL] = { "VISUAL", 0.1, false, false,
+	[COL_VISUAL] = { "VISUAL", 1, false, false, false,
 			 "visual (TRUECOLOR, PSEUDOCOLOR, ...)" },
-	[COL_NODE] = { "NODE", 0.1, false, false,
+	[COL_NODE] = { "NODE", 0.1, false, false, true,
 		       "device node, when it exists and is correct" },
-	[COL_STATE] = { "STATE", 0.1, false, false, "power state (running, suspended)" },
-	[COL_KIND] = { "KIND", 8, false, false, "firmware, drm, fbdev or virtual" },
-	[COL_CARD] = { "CARD", 5, false, false, "DRM card that drives the same device" },
-	[COL_CONNECTOR] = { "CONNECTOR", 0.1, false, false,
+	[COL_STATE] = { "STATE", 1, false, false, false,
+			"power state (running, suspended)" },
+	[COL_KIND] = { "KIND", 8, false, false, false, "firmware, drm, fbdev or virtual" },
+	[COL_CARD] = { "CARD", 5, false, false, false,
+		       "DRM card that drives the same device" },
+	[COL_CONNECTOR] = { "CONNECTOR", 0.1, false, false, true,
 			    "connected connectors of that card" },
-	[COL_STATUS] = { "STATUS", 0.1, false, false,
+	[COL_STATUS] = { "STATUS", 1, false, false, false,
 			 "connected, disconnected or unknown (the card's connectors)" },
-	[COL_MONITOR] = { "MONITOR", 0.1, false, false,
+	[COL_MONITOR] = { "MONITOR", 0.1, false, false, true,
 			  "monitor on those connectors, from their EDID" },
-	[COL_SHOWN] = { "SHOWN", 0.1, false, false,
+	[COL_SHOWN] = { "SHOWN", 1, false, false, false,
 			"yes, no or unknown: is this buffer what a CRTC scans out now" },
-	[COL_REASON] = { "REASON", 0.1, false, false,
+	[COL_REASON] = { "REASON", 0.1, false, false, true,
 			 "why a DRM card has no framebuffer (--drm)" },
 };
 
@@ -105,18 +112,20 @@ enum {
 };
 
 static const struct colinfo conn_infos[] = {
-	[CCOL_CONNECTOR] = { "CONNECTOR", 0.1, false, false,
+	[CCOL_CONNECTOR] = { "CONNECTOR", 1, false, false, false,
 			     "connector, as sysfs names it (card0-Virtual-1)" },
-	[CCOL_CARD] = { "CARD", 5, false, false, "its DRM card" },
-	[CCOL_STATUS] = { "STATUS", 0.1, false, false,
+	[CCOL_CARD] = { "CARD", 5, false, false, false, "its DRM card" },
+	[CCOL_STATUS] = { "STATUS", 1, false, false, false,
 			  "connected, disconnected or unknown" },
-	[CCOL_MONITOR] = { "MONITOR", 0.1, false, false, "the monitor, from its EDID" },
-	[CCOL_CRTC] = { "CRTC", 4, true, true, "the CRTC that drives it (KMS object id)" },
-	[CCOL_MODE] = { "MODE", 0.1, false, false,
+	[CCOL_MONITOR] = { "MONITOR", 0.1, false, false, true,
+			   "the monitor, from its EDID" },
+	[CCOL_CRTC] = { "CRTC", 4, true, true, false,
+			"the CRTC that drives it (KMS object id)" },
+	[CCOL_MODE] = { "MODE", 1, false, false, false,
 			"the active mode WxH@Hz; empty when it is off" },
-	[CCOL_SCANOUT] = { "SCANOUT", 0.1, false, false,
+	[CCOL_SCANOUT] = { "SCANOUT", 0.1, false, false, true,
 			   "what it shows: fbN (the fbdev emulation) or FB ID WxH FOURCC" },
-	[CCOL_OWNER] = { "OWNER", 0.1, false, false,
+	[CCOL_OWNER] = { "OWNER", 0.1, false, false, true,
 			 "who made that FB: comm[pid], [fbcon] or unknown" },
 };
 
@@ -431,6 +440,7 @@ static const char *cell(const struct list_ctl *ctl, const struct list_row *row, 
  * so that -x can sort them: the shown columns, then the sort key. */
 struct list_line {
 	char **cells; /* ctl->ncolumns + 1, NULL for an empty cell */
+	bool card; /* --drm: a DRM card without a framebuffer */
 };
 
 static void line_free(struct list_line *l, size_t ncells)
@@ -509,9 +519,11 @@ static int lines_build(struct list_ctl *ctl, const struct fb_device **sel, size_
 	}
 	fb_view_denied_say(&denied);
 	for (size_t i = 0; ctl->drm && i < drm->n && r == 0; i++)
-		if (!display_card_has_fb(&drm->cards[i], list))
+		if (!display_card_has_fb(&drm->cards[i], list)) {
+			(*lines)[*n].card = true;
 			r = line_fill(ctl, &(struct list_row){ .card = &drm->cards[i] },
 				      &(*lines)[(*n)++]);
+		}
 	if (r == 0 && ctl->sort >= 0) {
 		sort_key = ctl->ncolumns;
 		qsort(*lines, *n, sizeof(**lines), line_cmp);
@@ -584,27 +596,90 @@ static void shell_name(const char *name, char *buf, size_t len)
 	buf[i] = '\0';
 }
 
+/* A column shown as a JSON number: SIZE only in bytes (-b), as in lsblk. */
+static bool column_is_number(const struct list_ctl *ctl, size_t i)
+{
+	const struct colinfo *ci = &ctl->kind->infos[ctl->columns[i]];
+
+	return ci->number &&
+	       (ctl->connectors || ctl->columns[i] != COL_SIZE || ctl->bytes);
+}
+
+/* The JSON key of column i: its name (-y: a shell's) in lower case. */
+static void column_key(const struct list_ctl *ctl, size_t i, char *buf, size_t len)
+{
+	const char *name = ctl->kind->infos[ctl->columns[i]].name;
+
+	if (ctl->shell)
+		shell_name(name, buf, len);
+	else
+		snprintf(buf, len, "%s", name);
+	for (char *p = buf; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+}
+
+static struct json_object *json_cell(const struct list_ctl *ctl, size_t i, const char *v)
+{
+	unsigned long long num;
+
+	if (!v || !*v)
+		return NULL; /* an empty cell, as the page says */
+	if (column_is_number(ctl, i) && parse_decimal(v, ULLONG_MAX, &num) == 0)
+		return json_object_new_uint64(num);
+	return jsonout_string_safe(v);
+}
+
+/* -J: {"framebuffers": [...]} (with --drm, the cards without one beside
+ * it in "cards"), or {"connectors": [...]}; printed as every -J is. */
+static int json_print(const struct list_ctl *ctl, const struct list_line *lines, size_t n)
+{
+	struct json_object *doc = json_object_new_object();
+	struct json_object *rows = json_object_new_array(), *cards = NULL;
+	int r;
+
+	json_object_object_add(doc, ctl->kind->json_name, rows);
+	if (ctl->drm && !ctl->connectors) {
+		cards = json_object_new_array();
+		json_object_object_add(doc, "cards", cards);
+	}
+	for (size_t l = 0; l < n; l++) {
+		struct json_object *o = json_object_new_object();
+
+		for (size_t c = 0; c < ctl->ncolumns; c++) {
+			char key[32];
+
+			column_key(ctl, c, key, sizeof(key));
+			json_object_object_add(o, key,
+					       json_cell(ctl, c, lines[l].cells[c]));
+		}
+		json_object_array_add(lines[l].card ? cards : rows, o);
+	}
+	r = jsonout_print(doc);
+	json_object_put(doc);
+	return r;
+}
+
 static int table_print(const struct list_ctl *ctl, struct list_line *lines, size_t n)
 {
-	enum fb_table_mode mode = ctl->json    ? FB_TABLE_JSON
-				  : ctl->pairs ? FB_TABLE_PAIRS
-				  : ctl->raw   ? FB_TABLE_RAW
-					       : FB_TABLE_ALIGNED;
+	enum fb_table_mode mode = ctl->pairs ? FB_TABLE_PAIRS
+				  : ctl->raw ? FB_TABLE_RAW
+					     : FB_TABLE_ALIGNED;
 	struct fb_table *tb;
-	int r = fb_table_new(&tb, ctl->kind->json_name, mode, ctl->noheadings);
+	int r;
 
+	if (ctl->json)
+		return json_print(ctl, lines, n);
+	r = fb_table_new(&tb, mode, ctl->noheadings);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < ctl->ncolumns && r == 0; i++) {
 		const struct colinfo *ci = &ctl->kind->infos[ctl->columns[i]];
-		/* SIZE is a number in bytes only with -b, as in lsblk */
-		bool number = ci->number && (ctl->connectors ||
-					     ctl->columns[i] != COL_SIZE || ctl->bytes);
 		char name[32];
 
 		shell_name(ci->name, name, sizeof(name));
 		r = fb_table_add_column(tb, ctl->shell ? name : ci->name, ci->whint,
-					ci->right, number);
+					(ci->right ? FB_TABLE_RIGHT : 0) |
+						(ci->trunc ? FB_TABLE_TRUNC : 0));
 	}
 	for (size_t l = 0; l < n && r == 0; l++) {
 		r = fb_table_add_line(tb);
@@ -695,6 +770,7 @@ static void list_usage(void)
 	       "  -b, --bytes          SIZE in bytes, not human-readable (also in JSON)\n"
 	       "      --drm            also list the DRM cards that have no framebuffer,\n"
 	       "                       with the REASON when sysfs tells it\n"
+	       "                       (-J: {\"framebuffers\": [...], \"cards\": [...]})\n"
 	       "      --connectors     one line per DRM connector: what it shows, and whose\n"
 	       "                       (-J: {\"connectors\": [...]}); its own columns\n"
 	       "      --dev DIR        device directory (default /dev)\n"

@@ -163,7 +163,7 @@ static void print_json(const struct monitor_line *l)
 		json_object_object_add(o, "yres",
 				       l->xres ? json_object_new_int64(l->yres) : NULL);
 	}
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	jsonout_print_line(o);
 	json_object_put(o);
 }
 

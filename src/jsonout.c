@@ -29,17 +29,91 @@ void jsonout_add_bool(struct json_object *o, const char *key, bool value)
 	json_object_object_add(o, key, json_object_new_boolean(value));
 }
 
-int jsonout_print(struct json_object *doc)
+/* A scalar, or a key made a string, as json-c writes it (its escaping). */
+static void put_scalar(struct json_object *v, FILE *out)
 {
-	const char *s =
-		json_object_to_json_string_ext(doc,
-					       JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_SPACED |
-						       JSON_C_TO_STRING_NOSLASHESCAPE);
+	fputs(v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
+							    JSON_C_TO_STRING_NOSLASHESCAPE)
+		: "null",
+	      out);
+}
 
-	if (!s)
-		return -ENOMEM;
-	if (fputs(s, stdout) == EOF || fputc('\n', stdout) == EOF)
+static void put_key(const char *key, FILE *out)
+{
+	struct json_object *k = json_object_new_string(key);
+
+	put_scalar(k, out);
+	fputs(": ", out);
+	json_object_put(k);
+}
+
+/* One value at nesting depth; depth < 0: all on one line. */
+static void put_value(struct json_object *v, int depth, FILE *out);
+
+/* Between members: a new line, indented; on one line, a space. */
+static void put_break(bool first, int depth, FILE *out)
+{
+	if (!first)
+		fputc(',', out);
+	if (depth < 0) {
+		if (!first)
+			fputc(' ', out);
+		return;
+	}
+	fputc('\n', out);
+	for (int i = 0; i < depth; i++)
+		fputs("  ", out);
+}
+
+static void put_container(struct json_object *v, int depth, FILE *out)
+{
+	bool obj = json_object_is_type(v, json_type_object);
+	size_t n =
+		obj ? (size_t)json_object_object_length(v) : json_object_array_length(v);
+	int inner = depth < 0 ? depth : depth + 1;
+	size_t i = 0;
+
+	fputc(obj ? '{' : '[', out);
+	if (obj) {
+		json_object_object_foreach(v, key, val)
+		{
+			put_break(i++ == 0, inner, out);
+			put_key(key, out);
+			put_value(val, inner, out);
+		}
+	} else
+		for (i = 0; i < n; i++) {
+			put_break(i == 0, inner, out);
+			put_value(json_object_array_get_idx(v, i), inner, out);
+		}
+	if (n && depth >= 0)
+		put_break(true, depth, out);
+	fputc(obj ? '}' : ']', out);
+}
+
+static void put_value(struct json_object *v, int depth, FILE *out)
+{
+	if (json_object_is_type(v, json_type_object) ||
+	    json_object_is_type(v, json_type_array))
+		put_container(v, depth, out);
+	else
+		put_scalar(v, out);
+}
+
+static int print_doc(struct json_object *doc, int depth)
+{
+	put_value(doc, depth, stdout);
+	if (fputc('\n', stdout) == EOF || ferror(stdout))
 		return -EIO;
 	return 0;
+}
+
+int jsonout_print(struct json_object *doc)
+{
+	return print_doc(doc, 0);
+}
+
+int jsonout_print_line(struct json_object *doc)
+{
+	return print_doc(doc, -1);
 }

@@ -181,7 +181,8 @@ static struct json_object *card_json(const struct fb_view *v, const struct scano
 
 	jsonout_add_string(o, "card", s ? s->card->name : NULL);
 	jsonout_add_string(o, "shown", kms_shown_name(fb_shown(v, s)));
-	jsonout_add_string(o, "error", s && !s->have_kms ? s->reason : NULL);
+	if (s && !s->have_kms) /* only when KMS cannot tell: never a bare null */
+		jsonout_add_string(o, "error", s->reason);
 	for (size_t i = 0; s && s->have_kms && i < s->kms.n_connectors; i++)
 		json_object_array_add(conns, json_connector(s, &s->kms.connectors[i]));
 	json_object_object_add(o, "connectors", conns);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "strutil.h"
@@ -115,6 +116,72 @@ int fputs_escaped(const char *s, FILE *f)
 	r = fputs(esc, f) == EOF ? -EIO : 0;
 	free(esc);
 	return r;
+}
+
+/* Columns that UTF-8 text takes: a column a character (escaped text has
+ * no control, and the tool's text no wide character). */
+static size_t utf8_columns(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/* Where the line from p ends: at the last space that lets it fit in
+ * avail columns, else (one long word) at the first space, else the end. */
+static const char *wrap_at(const char *p, size_t avail)
+{
+	const char *brk = NULL;
+
+	for (const char *q = strchr(p, ' '); q; q = strchr(q + 1, ' ')) {
+		if (utf8_columns(p, (size_t)(q - p)) > avail)
+			return brk ? brk : q;
+		brk = q;
+	}
+	if (brk && utf8_columns(p, strlen(p)) > avail)
+		return brk; /* the last word does not fit */
+	return p + strlen(p); /* the rest fits, or is one word */
+}
+
+int fputs_escaped_wrapped(const char *s, size_t start, size_t indent, size_t width,
+			  FILE *f)
+{
+	char *esc = str_escape_text(s);
+	const char *p = esc;
+	size_t at = start;
+
+	if (!esc)
+		return -ENOMEM;
+	while (width >= indent + 20 && width > at &&
+	       utf8_columns(p, strlen(p)) > width - at) {
+		const char *brk = wrap_at(p, width - at);
+
+		if (!*brk)
+			break;
+		fprintf(f, "%.*s\n%*s", (int)(brk - p), p, (int)indent, "");
+		p = brk + strspn(brk, " ");
+		at = indent;
+	}
+	fputs(p, f);
+	free(esc);
+	return ferror(f) ? -EIO : 0;
+}
+
+size_t terminal_width(int fd)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	long n;
+
+	if (fd < 0 || !isatty(fd))
+		return 0;
+	if (env && (n = strtol(env, NULL, 10)) > 0)
+		return (size_t)n;
+	if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
 }
 
 int fprint_line_escaped(FILE *f, const char *fmt, ...)

@@ -22,6 +22,17 @@ char *str_escape_text(const char *s);
 /* fputs of str_escape_text(s): text from outside onto a terminal.  0 or
  * -errno (-ENOMEM: nothing written). */
 int fputs_escaped(const char *s, FILE *f);
+/* fputs_escaped, wrapped at spaces in place for a terminal width columns
+ * wide: the text starts at column start, each line after the first is
+ * indented by indent; a word too long for a line stays whole.  width 0
+ * (not a terminal), or less than 20 columns left for the text: one line.
+ * 0 or -errno. */
+int fputs_escaped_wrapped(const char *s, size_t start, size_t indent, size_t width,
+			  FILE *f);
+/* The width of the terminal fd is (COLUMNS, else its size, else 80), as
+ * libsmartcols reads it; 0 when fd is no terminal: output to a pipe or a
+ * file is never cut nor wrapped. */
+size_t terminal_width(int fd);
 /* printf(3) of one line onto f, escaped whole by str_escape_text, then
  * '\n': for lines that quote text from outside.  0 or -errno. */
 int fprint_line_escaped(FILE *f, const char *fmt, ...)

@@ -7,11 +7,9 @@ const char fb_table_backend_name[] = "built-in";
 
 struct fb_table;
 
-int fb_table_new(struct fb_table **ret, const char *name, enum fb_table_mode mode,
-		 bool noheadings)
+int fb_table_new(struct fb_table **ret, enum fb_table_mode mode, bool noheadings)
 {
-	return fb_builtin_table_new((struct fb_builtin_table **)ret, name, mode,
-				    noheadings);
+	return fb_builtin_table_new((struct fb_builtin_table **)ret, mode, noheadings);
 }
 
 void fb_table_free(struct fb_table *t)
@@ -19,11 +17,15 @@ void fb_table_free(struct fb_table *t)
 	fb_builtin_table_free((struct fb_builtin_table *)t);
 }
 
-int fb_table_add_column(struct fb_table *t, const char *name, double whint, bool right,
-			bool number)
+int fb_table_add_column(struct fb_table *t, const char *name, double whint, unsigned flags)
 {
 	return fb_builtin_table_add_column((struct fb_builtin_table *)t, name, whint,
-					   right, number);
+					   flags);
+}
+
+void fb_table_set_termwidth(struct fb_table *t, size_t width)
+{
+	fb_builtin_table_set_termwidth((struct fb_builtin_table *)t, width);
 }
 
 int fb_table_add_line(struct fb_table *t)

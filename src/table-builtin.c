@@ -4,43 +4,42 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <stdint.h>
 #include <string.h>
 #include <wchar.h>
 
+#include "strutil.h"
 #include "table-builtin.h"
 
 struct plain_column {
 	char *name;
 	double whint;
-	bool right, number;
+	bool right, trunc;
 	size_t width;
 };
 
 struct fb_builtin_table {
-	char *name;
 	enum fb_table_mode mode;
 	bool noheadings;
+	long termwidth; /* < 0: the output stream's; 0: not a terminal */
 	struct plain_column *cols;
 	size_t ncols;
 	char **cells; /* nlines * ncols, NULL for an empty cell */
 	size_t nlines;
 };
 
-int fb_builtin_table_new(struct fb_builtin_table **ret, const char *name,
-			 enum fb_table_mode mode, bool noheadings)
+int fb_builtin_table_new(struct fb_builtin_table **ret, enum fb_table_mode mode,
+			 bool noheadings)
 {
 	struct fb_builtin_table *t = calloc(1, sizeof(*t));
 
 	*ret = NULL;
 	if (!t)
 		return -ENOMEM;
-	t->name = strdup(name);
-	if (!t->name) {
-		free(t);
-		return -ENOMEM;
-	}
 	t->mode = mode;
 	t->noheadings = noheadings;
+	t->termwidth = -1;
 	*ret = t;
 	return 0;
 }
@@ -55,12 +54,11 @@ void fb_builtin_table_free(struct fb_builtin_table *t)
 		free(t->cols[i].name);
 	free(t->cells);
 	free(t->cols);
-	free(t->name);
 	free(t);
 }
 
 int fb_builtin_table_add_column(struct fb_builtin_table *t, const char *name,
-				double whint, bool right, bool number)
+				double whint, unsigned flags)
 {
 	struct plain_column *c;
 
@@ -71,13 +69,19 @@ int fb_builtin_table_add_column(struct fb_builtin_table *t, const char *name,
 		return -ENOMEM;
 	t->cols = c;
 	c += t->ncols;
-	*c = (struct plain_column){
-		.name = strdup(name), .whint = whint, .right = right, .number = number
-	};
+	*c = (struct plain_column){ .name = strdup(name),
+				    .whint = whint,
+				    .right = flags & FB_TABLE_RIGHT,
+				    .trunc = flags & FB_TABLE_TRUNC };
 	if (!c->name)
 		return -ENOMEM;
 	t->ncols++;
 	return 0;
+}
+
+void fb_builtin_table_set_termwidth(struct fb_builtin_table *t, size_t width)
+{
+	t->termwidth = width > LONG_MAX ? LONG_MAX : (long)width;
 }
 
 int fb_builtin_table_add_line(struct fb_builtin_table *t)
@@ -107,8 +111,9 @@ int fb_builtin_table_set_cell(struct fb_builtin_table *t, size_t col, char *data
 }
 
 /* Write s as an aligned table shows it: printable UTF-8 as it is, any
- * other byte as \xHH.  Returns its width in columns; out may be NULL. */
-static size_t put_aligned(const char *s, FILE *out)
+ * other byte as \xHH; no more than max columns of it, a character or an
+ * \xHH whole or not at all.  Returns the width written; out may be NULL. */
+static size_t put_aligned_max(const char *s, size_t max, FILE *out)
 {
 	mbstate_t st = { 0 };
 	size_t width = 0, len = strlen(s);
@@ -119,12 +124,16 @@ static size_t put_aligned(const char *s, FILE *out)
 		int w = n > 0 && n <= len ? wcwidth(wc) : -1;
 
 		if (w < 0 || (n == 1 && iscntrl((unsigned char)*s))) {
+			if (width + 4 > max)
+				break;
 			if (out)
 				fprintf(out, "\\x%02x", (unsigned char)*s);
 			width += 4;
 			memset(&st, 0, sizeof(st));
 			n = 1;
 		} else {
+			if (width + (size_t)w > max)
+				break;
 			if (out)
 				fwrite(s, 1, n, out);
 			width += (size_t)w;
@@ -133,6 +142,11 @@ static size_t put_aligned(const char *s, FILE *out)
 		len -= n;
 	}
 	return width;
+}
+
+static size_t put_aligned(const char *s, FILE *out)
+{
+	return put_aligned_max(s, SIZE_MAX, out);
 }
 
 /* Raw: only ASCII graphic characters but '\\' as they are. */
@@ -158,55 +172,6 @@ static void put_pair_value(const char *s, FILE *out)
 	}
 }
 
-static void put_json_string(const char *s, FILE *out)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < ' ' || *p == 0x7f)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
-static void print_json(const struct fb_builtin_table *t, FILE *out)
-{
-	fprintf(out, "{\n   ");
-	put_json_string(t->name, out);
-	fprintf(out, ": [\n");
-	if (!t->nlines)
-		fputc('\n', out);
-	/* libsmartcols joins two objects as "},{" on one line */
-	if (t->nlines)
-		fprintf(out, "      {\n");
-	for (size_t l = 0; l < t->nlines; l++) {
-		for (size_t c = 0; c < t->ncols; c++) {
-			const char *v = t->cells[l * t->ncols + c];
-			char key[256];
-			size_t k;
-
-			for (k = 0; t->cols[c].name[k] && k + 1 < sizeof(key); k++)
-				key[k] = (char)tolower((unsigned char)t->cols[c].name[k]);
-			key[k] = '\0';
-			fprintf(out, "         ");
-			put_json_string(key, out);
-			fprintf(out, ": ");
-			if (!v || !*v)
-				fputs("null", out);
-			else if (t->cols[c].number)
-				fputs(v, out);
-			else
-				put_json_string(v, out);
-			fprintf(out, "%s\n", c + 1 < t->ncols ? "," : "");
-		}
-		fprintf(out, "      }%s\n", l + 1 < t->nlines ? ",{" : "");
-	}
-	fprintf(out, "   ]\n}\n");
-}
-
 static void print_pairs(const struct fb_builtin_table *t, FILE *out)
 {
 	for (size_t l = 0; l < t->nlines; l++) {
@@ -224,12 +189,12 @@ static void print_pairs(const struct fb_builtin_table *t, FILE *out)
 static void put_aligned_cell(const struct plain_column *col, const char *s, bool last,
 			     FILE *out)
 {
-	size_t w = put_aligned(s, NULL);
+	size_t w = put_aligned_max(s, col->width, NULL);
 
 	if (col->right)
 		for (size_t i = w; i < col->width; i++)
 			fputc(' ', out);
-	put_aligned(s, out);
+	put_aligned_max(s, col->width, out);
 	if (!col->right && !last)
 		for (size_t i = w; i < col->width; i++)
 			fputc(' ', out);
@@ -259,6 +224,44 @@ static void print_lines(const struct fb_builtin_table *t, FILE *out,
 	}
 }
 
+/* The width to fit: the one set, else the terminal's that out is, else 0:
+ * not a terminal, nothing cut. */
+static size_t fit_width(const struct fb_builtin_table *t, FILE *out)
+{
+	return t->termwidth >= 0 ? (size_t)t->termwidth : terminal_width(fileno(out));
+}
+
+/* On a terminal, a line wider than it wraps onto lines of their own under
+ * the first: cut the long columns (FB_TABLE_TRUNC), the widest first, to
+ * no less than their heading, until the line fits or none is left to cut. */
+static void fit_terminal(struct fb_builtin_table *t, size_t termwidth)
+{
+	size_t total = t->ncols ? t->ncols - 1 : 0;
+
+	if (!termwidth)
+		return;
+	for (size_t c = 0; c < t->ncols; c++)
+		total += t->cols[c].width;
+	while (total > termwidth) {
+		struct plain_column *widest = NULL;
+		size_t spare = 0;
+
+		for (size_t c = 0; c < t->ncols; c++) {
+			struct plain_column *col = &t->cols[c];
+			size_t min = put_aligned(col->name, NULL);
+
+			if (col->trunc && col->width > min && col->width - min > spare) {
+				spare = col->width - min;
+				widest = col;
+			}
+		}
+		if (!widest)
+			return;
+		widest->width--;
+		total--;
+	}
+}
+
 /* As libsmartcols does when it does not write to a terminal: a column is
  * as wide as its widest cell or heading, and at least its width hint
  * (when >= 1) once a cell has data; the last one is not padded. */
@@ -280,19 +283,16 @@ static void print_aligned(struct fb_builtin_table *t, FILE *out)
 		if (data && col->whint >= 1 && col->width < (size_t)col->whint)
 			col->width = (size_t)col->whint;
 	}
+	fit_terminal(t, fit_width(t, out));
 	print_lines(t, out, put_aligned_cell);
 }
 
 int fb_builtin_table_print(struct fb_builtin_table *t, FILE *out)
 {
-	/* libsmartcols prints nothing for a table without lines, but JSON's
-	 * empty array */
-	if (!t->nlines && t->mode != FB_TABLE_JSON)
+	/* libsmartcols prints nothing for a table without lines */
+	if (!t->nlines)
 		return 0;
 	switch (t->mode) {
-	case FB_TABLE_JSON:
-		print_json(t, out);
-		break;
 	case FB_TABLE_PAIRS:
 		print_pairs(t, out);
 		break;

@@ -2,7 +2,7 @@
 #pragma once
 
 /*
- * A small table printer of our own, the same text and JSON as
+ * A small table printer of our own, the same text as
  * libsmartcols for what list uses: what the static build prints with
  * (Debian has no libsmartcols.a), and what the default build falls back
  * to when libsmartcols cannot be loaded (an initramfs whose hook copied
@@ -13,11 +13,12 @@
 
 struct fb_builtin_table;
 
-int fb_builtin_table_new(struct fb_builtin_table **ret, const char *name,
-			 enum fb_table_mode mode, bool noheadings);
+int fb_builtin_table_new(struct fb_builtin_table **ret, enum fb_table_mode mode,
+			 bool noheadings);
 void fb_builtin_table_free(struct fb_builtin_table *t);
 int fb_builtin_table_add_column(struct fb_builtin_table *t, const char *name,
-				double whint, bool right, bool number);
+				double whint, unsigned flags);
+void fb_builtin_table_set_termwidth(struct fb_builtin_table *t, size_t width);
 int fb_builtin_table_add_line(struct fb_builtin_table *t);
 int fb_builtin_table_set_cell(struct fb_builtin_table *t, size_t col, char *data);
 int fb_builtin_table_print(struct fb_builtin_table *t, FILE *out);

@@ -27,13 +27,12 @@ FB_DLOPEN_NOTE(smartcols, "table",
 #define SCOLS_SYMBOLS(X)                 \
 	X(scols_new_table)               \
 	X(scols_unref_table)             \
-	X(scols_table_enable_json)       \
 	X(scols_table_enable_export)     \
 	X(scols_table_enable_raw)        \
 	X(scols_table_enable_noheadings) \
-	X(scols_table_set_name)          \
+	X(scols_table_set_termforce)     \
+	X(scols_table_set_termwidth)     \
 	X(scols_table_new_column)        \
-	X(scols_column_set_json_type)    \
 	X(scols_table_new_line)          \
 	X(scols_line_refer_data)         \
 	X(scols_table_set_stream)        \
@@ -60,12 +59,10 @@ static int scols_open(void)
 struct fb_table {
 	struct libscols_table *tb;
 	struct libscols_line *last;
-	bool json;
 	struct fb_builtin_table *builtin; /* when libsmartcols cannot be loaded */
 };
 
-int fb_table_new(struct fb_table **ret, const char *name, enum fb_table_mode mode,
-		 bool noheadings)
+int fb_table_new(struct fb_table **ret, enum fb_table_mode mode, bool noheadings)
 {
 	struct fb_table *t;
 	int r;
@@ -76,7 +73,7 @@ int fb_table_new(struct fb_table **ret, const char *name, enum fb_table_mode mod
 		return -ENOMEM;
 	if (scols_open() < 0) {
 		DBG("printing the table with the built-in printer");
-		r = fb_builtin_table_new(&t->builtin, name, mode, noheadings);
+		r = fb_builtin_table_new(&t->builtin, mode, noheadings);
 		if (r < 0) {
 			free(t);
 			return r;
@@ -89,12 +86,9 @@ int fb_table_new(struct fb_table **ret, const char *name, enum fb_table_mode mod
 		free(t);
 		return -ENOMEM;
 	}
-	t->json = mode == FB_TABLE_JSON;
-	sym.scols_table_enable_json(t->tb, mode == FB_TABLE_JSON);
 	sym.scols_table_enable_export(t->tb, mode == FB_TABLE_PAIRS);
 	sym.scols_table_enable_raw(t->tb, mode == FB_TABLE_RAW);
 	sym.scols_table_enable_noheadings(t->tb, noheadings);
-	sym.scols_table_set_name(t->tb, name);
 	*ret = t;
 	return 0;
 }
@@ -110,20 +104,28 @@ void fb_table_free(struct fb_table *t)
 	free(t);
 }
 
-int fb_table_add_column(struct fb_table *t, const char *name, double whint, bool right,
-			bool number)
+int fb_table_add_column(struct fb_table *t, const char *name, double whint, unsigned flags)
 {
-	struct libscols_column *cl;
-
 	if (t->builtin)
-		return fb_builtin_table_add_column(t->builtin, name, whint, right, number);
-	cl = sym.scols_table_new_column(t->tb, name, whint, right ? SCOLS_FL_RIGHT : 0);
-	if (!cl)
-		return -ENOMEM;
-	if (t->json)
-		sym.scols_column_set_json_type(cl, number ? SCOLS_JSON_NUMBER
-							  : SCOLS_JSON_STRING);
-	return 0;
+		return fb_builtin_table_add_column(t->builtin, name, whint, flags);
+	return sym.scols_table_new_column(t->tb, name, whint,
+					  (flags & FB_TABLE_RIGHT ? SCOLS_FL_RIGHT : 0) |
+						  (flags & FB_TABLE_TRUNC ? SCOLS_FL_TRUNC
+									  : 0))
+		       ? 0
+		       : -ENOMEM;
+}
+
+void fb_table_set_termwidth(struct fb_table *t, size_t width)
+{
+	if (t->builtin) {
+		fb_builtin_table_set_termwidth(t->builtin, width);
+		return;
+	}
+	sym.scols_table_set_termforce(t->tb, width ? SCOLS_TERMFORCE_ALWAYS
+						   : SCOLS_TERMFORCE_NEVER);
+	if (width)
+		sym.scols_table_set_termwidth(t->tb, width);
 }
 
 int fb_table_add_line(struct fb_table *t)

@@ -94,9 +94,24 @@ printf '{"framebuffers": [{"name": "fb0", "maj:min": "29"}]}\n' >"$work/bad"
 if "$py" "$validate" "$schema" list "$work/bad" 2>/dev/null; then not_ok "a malformed maj:min is rejected"; else ok "a malformed maj:min is rejected"; fi
 printf '{"framebuffers": [{"name": "fb0", "devnum": "29:0"}]}\n' >"$work/bad"
 if "$py" "$validate" "$schema" list "$work/bad" 2>/dev/null; then not_ok "a key outside the vocabulary is rejected"; else ok "a key outside the vocabulary is rejected"; fi
+# One layout for every -J: list's old one (libsmartcols': three spaces,
+# "},{") and bench's old one ("key":value) are rejected.
+printf '{\n   "framebuffers": [\n      {\n         "name": "fb0"\n      },{\n         "name": "fb1"\n      }\n   ]\n}\n' >"$work/bad"
+if "$py" "$validate" "$schema" list "$work/bad" 2>/dev/null; then not_ok "list: libsmartcols' layout is rejected"; else ok "list: libsmartcols' layout is rejected"; fi
+printf '{\n  "framebuffers":[\n    {\n      "name":"fb0",\n      "error":"cannot open or map it: No such device"\n    }\n  ]\n}\n' >"$work/bad"
+if "$py" "$validate" "$schema" bench "$work/bad" 2>/dev/null; then not_ok "bench: a layout without spaces is rejected"; else ok "bench: a layout without spaces is rejected"; fi
+printf '{\n  "findings": [\n  ],\n  "problems": 0\n}\n' >"$work/bad"
+if "$py" "$validate" "$schema" doctor "$work/bad" 2>/dev/null; then not_ok "doctor: an empty array over two lines is rejected"; else ok "doctor: an empty array over two lines is rejected"; fi
+# list --drm: a card is no framebuffer; it goes in "cards", apart
+printf '{"framebuffers": [{"name": "card0", "maj:min": "226:0", "kind": "drm"}]}\n' >"$work/bad"
+if "$py" "$validate" "$schema" list "$work/bad" 2>/dev/null; then not_ok "list --drm: a card among the framebuffers is rejected"; else ok "list --drm: a card among the framebuffers is rejected"; fi
+# holders: a master that cannot be told is a sentence, not errno's words
+printf '{"framebuffers": [], "processes_scanned": 1, "processes_uninspectable": 0, "cards": [{"name": "card0", "maj:min": "226:0", "processes": [], "render": null, "master": {"error": "No such file or directory"}}]}\n' >"$work/bad"
+if "$py" "$validate" "$schema" holders "$work/bad" 2>/dev/null; then not_ok "holders: the master's error as strerror's words alone is rejected"; else ok "holders: the master's error as strerror's words alone is rejected"; fi
 # list --connectors: the VM's answers (tests/vm/scenarios/kms.sh) are
 # valid, a MODE without its refresh and a key of list's are not
-printf '{"connectors": [{"connector": "card0-Virtual-1", "card": "card0", "status": "connected", "monitor": null, "crtc": 36, "mode": "800x600@60.32", "scanout": "FB 40 800x600 XR24", "owner": "modetest[185]"}]}\n' >"$work/good"
+"$py" -c 'import json, sys; print(json.dumps(json.loads(sys.argv[1]), indent=2))' \
+	'{"connectors": [{"connector": "card0-Virtual-1", "card": "card0", "status": "connected", "monitor": null, "crtc": 36, "mode": "800x600@60.32", "scanout": "FB 40 800x600 XR24", "owner": "modetest[185]"}]}' >"$work/good"
 n_queued=0 queued=()
 rm -f "$work/queue"
 valid list-connectors "$work/good" "list --connectors: modetest's row is valid"

@@ -47,6 +47,15 @@ expect_eq() {
 	fi
 }
 
+# need_umockdev: UMOCKDEV_RUN found and FBCLASSCTL built, as an absolute
+# path (umockdev-run's child may run elsewhere), or the script skips.
+need_umockdev() {
+	UMOCKDEV_RUN=${UMOCKDEV_RUN:-$(command -v umockdev-run)}
+	[ -x "$UMOCKDEV_RUN" ] || skip "umockdev-run not found (Debian package umockdev)"
+	[ -x "$FBCLASSCTL" ] || skip "$FBCLASSCTL not built"
+	case $FBCLASSCTL in /*) ;; *) FBCLASSCTL=$PWD/$FBCLASSCTL ;; esac
+}
+
 # have_fixture FILE...: true when every FILE is there.  A missing one is
 # a failed check, so that a renamed fixture cannot take its checks away
 # in silence: `if have_fixture F; then ...checks on F...; fi`.

@@ -6,8 +6,13 @@ Exit 0 valid, 1 invalid (each error on stderr), 2 usage.
 validate.py SCHEMA --batch LIST: the same for each line COMMAND<TAB>FILE
 of LIST, in one process (python and jsonschema start once, not per file):
 a line "ok" or "not ok<TAB>first errors" each, in order; exit 0, or 2 for
-a usage error."""
+a usage error.
+
+Every document must also be in the one layout of every -J (fbclassctl(8),
+JSON OUTPUT): two spaces a level, "key": value, [] and {} when empty;
+monitor's objects each on one line, {"key": value, "list": [1, 2]}."""
 import json
+import re
 import sys
 
 import jsonschema
@@ -20,6 +25,26 @@ def validator_of(doc, cmd):
     return cls(schema)
 
 
+def layout(cmd, text):
+    """Where text is not in the one layout: numbers are kept as written,
+    json-c's text for a double is not Python's."""
+    keep = lambda s: "\0NUM" + s + "\0"
+    unkeep = lambda s: re.sub(r'"\\u0000NUM([^"\\]*)\\u0000"', r"\1", s)
+    if cmd == "monitor":
+        want = "".join(unkeep(json.dumps(json.loads(l, parse_float=keep), ensure_ascii=False)) + "\n"
+                       for l in text.splitlines() if l.strip())
+    else:
+        want = unkeep(json.dumps(json.loads(text, parse_float=keep), indent=2, ensure_ascii=False)) + "\n"
+    if text == want:
+        return []
+    got_lines, want_lines = text.splitlines(), want.splitlines()
+    n = next((i for i, (g, w) in enumerate(zip(got_lines, want_lines)) if g != w),
+             min(len(got_lines), len(want_lines)))
+    return [f"{cmd} -J: not the layout of every -J, line {n + 1}: "
+            f"{got_lines[n] if n < len(got_lines) else 'EOF'!r}, "
+            f"not {want_lines[n] if n < len(want_lines) else 'EOF'!r}"]
+
+
 def errors(validator, cmd, text):
     """The error lines of one document (monitor: one object a line)."""
     out = []
@@ -27,6 +52,7 @@ def errors(validator, cmd, text):
         docs = [json.loads(l) for l in text.splitlines() if l.strip()] if cmd == "monitor" else [json.loads(text)]
     except ValueError as e:
         return [f"{cmd} -J: not JSON: {e}"]
+    out += layout(cmd, text)
     for d in docs:
         for e in validator.iter_errors(d):
             path = "/".join(str(p) for p in e.absolute_path)

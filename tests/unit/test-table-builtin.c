@@ -12,27 +12,30 @@
 /* The two printers behind one set of calls: the built-in one, and the
  * table seam (libsmartcols in the default build) as the oracle. */
 struct printer {
-	int (*new_table)(void **t, const char *name, enum fb_table_mode mode,
-			 bool noheadings);
+	int (*new_table)(void **t, enum fb_table_mode mode, bool noheadings);
 	void (*free_table)(void *t);
-	int (*add_column)(void *t, const char *name, double whint, bool right,
-			  bool number);
+	int (*add_column)(void *t, const char *name, double whint, unsigned flags);
+	void (*set_termwidth)(void *t, size_t width);
 	int (*add_line)(void *t);
 	int (*set_cell)(void *t, size_t col, char *data);
 	int (*print)(void *t, FILE *out);
 };
 
-static int b_new(void **t, const char *name, enum fb_table_mode mode, bool noheadings)
+static int b_new(void **t, enum fb_table_mode mode, bool noheadings)
 {
-	return fb_builtin_table_new((struct fb_builtin_table **)t, name, mode, noheadings);
+	return fb_builtin_table_new((struct fb_builtin_table **)t, mode, noheadings);
 }
 static void b_free(void *t)
 {
 	fb_builtin_table_free(t);
 }
-static int b_col(void *t, const char *name, double whint, bool right, bool number)
+static int b_col(void *t, const char *name, double whint, unsigned flags)
 {
-	return fb_builtin_table_add_column(t, name, whint, right, number);
+	return fb_builtin_table_add_column(t, name, whint, flags);
+}
+static void b_term(void *t, size_t width)
+{
+	fb_builtin_table_set_termwidth(t, width);
 }
 static int b_line(void *t)
 {
@@ -46,19 +49,24 @@ static int b_print(void *t, FILE *out)
 {
 	return fb_builtin_table_print(t, out);
 }
-static const struct printer builtin = { b_new, b_free, b_col, b_line, b_cell, b_print };
+static const struct printer builtin = { b_new,	b_free, b_col,	b_term,
+					b_line, b_cell, b_print };
 
-static int s_new(void **t, const char *name, enum fb_table_mode mode, bool noheadings)
+static int s_new(void **t, enum fb_table_mode mode, bool noheadings)
 {
-	return fb_table_new((struct fb_table **)t, name, mode, noheadings);
+	return fb_table_new((struct fb_table **)t, mode, noheadings);
 }
 static void s_free(void *t)
 {
 	fb_table_free(t);
 }
-static int s_col(void *t, const char *name, double whint, bool right, bool number)
+static int s_col(void *t, const char *name, double whint, unsigned flags)
 {
-	return fb_table_add_column(t, name, whint, right, number);
+	return fb_table_add_column(t, name, whint, flags);
+}
+static void s_term(void *t, size_t width)
+{
+	fb_table_set_termwidth(t, width);
 }
 static int s_line(void *t)
 {
@@ -72,7 +80,9 @@ static int s_print(void *t, FILE *out)
 {
 	return fb_table_print(t, out);
 }
-static const struct printer seam = { s_new, s_free, s_col, s_line, s_cell, s_print };
+static const struct printer seam = {
+	s_new, s_free, s_col, s_term, s_line, s_cell, s_print
+};
 
 static char *render_with(const struct printer *p, enum fb_table_mode mode,
 			 bool noheadings, bool empty)
@@ -80,22 +90,22 @@ static char *render_with(const struct printer *p, enum fb_table_mode mode,
 	static const struct {
 		const char *name;
 		double whint;
-		bool right, number;
+		unsigned flags;
 		const char *v[2];
 	} cols[] = {
-		{ "NAME", 0.1, false, false, { "fb0", "fb1" } },
-		{ "ID", 0.1, false, false, { "caf\xc3\xa9 \xff\x01x", "a\"b\\c`$x" } },
-		{ "VIRT", 9, true, false, { "1280x800", NULL } },
-		{ "RES", 9, true, false, { NULL, NULL } },
-		{ "BPP", 3, true, true, { "32", NULL } },
-		{ "NODE", 0.1, false, false, { NULL, NULL } },
+		{ "NAME", 0.1, 0, { "fb0", "fb1" } },
+		{ "ID", 0.1, 0, { "caf\xc3\xa9 \xff\x01x", "a\"b\\c`$x" } },
+		{ "VIRT", 9, FB_TABLE_RIGHT, { "1280x800", NULL } },
+		{ "RES", 9, FB_TABLE_RIGHT, { NULL, NULL } },
+		{ "BPP", 3, FB_TABLE_RIGHT, { "32", NULL } },
+		{ "NODE", 0.1, 0, { NULL, NULL } },
 	};
 	void *t = NULL;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 
-	ASSERT_INT_EQ(p->new_table(&t, "framebuffers", mode, noheadings), 0);
+	ASSERT_INT_EQ(p->new_table(&t, mode, noheadings), 0);
 	ASSERT_TRUE(t && out);
 	if (!t || !out) {
 		if (out)
@@ -106,8 +116,7 @@ static char *render_with(const struct printer *p, enum fb_table_mode mode,
 		return NULL;
 	}
 	for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
-		ASSERT_INT_EQ(p->add_column(t, cols[c].name, cols[c].whint, cols[c].right,
-					    cols[c].number),
+		ASSERT_INT_EQ(p->add_column(t, cols[c].name, cols[c].whint, cols[c].flags),
 			      0);
 	for (size_t l = 0; !empty && l < 2; l++) {
 		ASSERT_INT_EQ(p->add_line(t), 0);
@@ -132,7 +141,7 @@ static char *render(enum fb_table_mode mode, bool noheadings, bool empty)
 static void compare_with_libsmartcols(void)
 {
 	static const enum fb_table_mode modes[] = { FB_TABLE_ALIGNED, FB_TABLE_RAW,
-						    FB_TABLE_PAIRS, FB_TABLE_JSON };
+						    FB_TABLE_PAIRS };
 
 	if (!strstr(fb_table_backend_name, "libsmartcols")) {
 		printf("test-table-builtin: no libsmartcols in this build (%s): not compared\n",
@@ -153,6 +162,97 @@ static void compare_with_libsmartcols(void)
 				free(want);
 				free(got);
 			}
+}
+
+/* A table with long columns (FB_TABLE_TRUNC) as on a terminal termwidth
+ * wide (0: a file). */
+static char *render_term(const struct printer *p, size_t termwidth)
+{
+	static const struct {
+		const char *name;
+		unsigned flags;
+		const char *v[2];
+	} cols[] = {
+		{ "NAME", 0, { "fb0", "fb1" } },
+		{ "ID",
+		  FB_TABLE_TRUNC,
+		  { "bochs-drmdrmfb", "a very long id of a framebuffer" } },
+		{ "KIND", 0, { "drm", "virtual" } },
+		{ "DRIVER", 0, { "bochs-drm", "vfb" } },
+		{ "BPP", FB_TABLE_RIGHT, { "32", "8" } },
+		{ "PATH", FB_TABLE_TRUNC, { "pci-0000:00:02.0", "platform-vfb.0" } },
+		{ "MONITOR", FB_TABLE_TRUNC, { "QEMU Monitor", NULL } },
+	};
+	void *t = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	ASSERT_TRUE(out && p->new_table(&t, FB_TABLE_ALIGNED, false) == 0);
+	if (!out || !t) {
+		if (out)
+			fclose(out);
+		free(buf);
+		return NULL;
+	}
+	p->set_termwidth(t, termwidth);
+	for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
+		ASSERT_INT_EQ(p->add_column(t, cols[c].name, 1, cols[c].flags), 0);
+	for (size_t l = 0; l < 2; l++) {
+		ASSERT_INT_EQ(p->add_line(t), 0);
+		for (size_t c = 0; c < ARRAY_SIZE(cols); c++)
+			if (cols[c].v[l])
+				ASSERT_INT_EQ(p->set_cell(t, c, strdup(cols[c].v[l])), 0);
+	}
+	ASSERT_INT_EQ(p->print(t, out), 0);
+	fclose(out);
+	p->free_table(t);
+	return buf;
+}
+
+/* On a terminal: three lines whatever its width, each led by its NAME
+ * and with its short cells whole; no wider than the terminal where the
+ * long columns, cut to their headings, let it fit (NAME ID KIND DRIVER
+ * BPP PATH MONITOR: 42 columns); nothing cut for a file. */
+static void check_terminal(const struct printer *p, const char *who)
+{
+	static const size_t widths[] = { 0, 200, 80, 50, 42, 41, 20 };
+	char *file = render_term(p, 0);
+
+	for (size_t i = 0; file && i < ARRAY_SIZE(widths); i++) {
+		char *got = render_term(p, widths[i]);
+		size_t n = 0;
+
+		for (char *line = got, *end; line && *line; line = end + 1, n++) {
+			size_t w;
+
+			end = strchr(line, '\n');
+			if (!end)
+				break;
+			while (end > line && end[-1] == ' ')
+				end--; /* libsmartcols pads the last column */
+			w = (size_t)(end - line);
+			end = strchr(line, '\n');
+			ASSERT_MSG(widths[i] < 42 || widths[i] == 0 || w <= widths[i],
+				   "%s at %zu columns: a line %zu wide: \"%s\"", who,
+				   widths[i], w, got);
+			ASSERT_MSG(
+				n == 0 || strncmp(line, n == 1 ? "fb0 " : "fb1 ", 4) == 0,
+				"%s at %zu columns: line %zu is not led by its NAME: \"%s\"",
+				who, widths[i], n, got);
+		}
+		ASSERT_MSG(n == 3, "%s at %zu columns: %zu lines, not 3: \"%s\"", who,
+			   widths[i], n, got ? got : "?");
+		ASSERT_MSG(got && strstr(got, "bochs-drm ") && strstr(got, "virtual "),
+			   "%s at %zu columns: a short cell was cut: \"%s\"", who,
+			   widths[i], got ? got : "?");
+		if (widths[i] == 0 || widths[i] == 200)
+			ASSERT_MSG(got && strcmp(got, file) == 0,
+				   "%s at %zu columns: cut what fits: \"%s\"", who,
+				   widths[i], got ? got : "?");
+		free(got);
+	}
+	free(file);
 }
 
 static void check(enum fb_table_mode mode, bool noheadings, bool empty, const char *want)
@@ -182,31 +282,22 @@ int main(void)
 	      "NAME=\"fb0\" ID=\"caf\\xc3\\xa9 \\xff\\x01x\" VIRT=\"1280x800\" RES=\"\" BPP=\"32\" "
 	      "NODE=\"\"\n"
 	      "NAME=\"fb1\" ID=\"a\\x22b\\x5cc\\x60\\x24x\" VIRT=\"\" RES=\"\" BPP=\"\" NODE=\"\"\n");
-	check(FB_TABLE_JSON, false, false,
-	      "{\n"
-	      "   \"framebuffers\": [\n"
-	      "      {\n"
-	      "         \"name\": \"fb0\",\n"
-	      "         \"id\": \"caf\xc3\xa9 \xff\\u0001x\",\n"
-	      "         \"virt\": \"1280x800\",\n"
-	      "         \"res\": null,\n"
-	      "         \"bpp\": 32,\n"
-	      "         \"node\": null\n"
-	      "      },{\n"
-	      "         \"name\": \"fb1\",\n"
-	      "         \"id\": \"a\\\"b\\\\c`$x\",\n"
-	      "         \"virt\": null,\n"
-	      "         \"res\": null,\n"
-	      "         \"bpp\": null,\n"
-	      "         \"node\": null\n"
-	      "      }\n"
-	      "   ]\n"
-	      "}\n");
-	check(FB_TABLE_JSON, false, true, "{\n   \"framebuffers\": [\n\n   ]\n}\n");
 	/* libsmartcols prints nothing at all for a table without lines */
 	check(FB_TABLE_ALIGNED, false, true, "");
 	check(FB_TABLE_RAW, false, true, "");
 	check(FB_TABLE_PAIRS, false, true, "");
 	compare_with_libsmartcols();
+	check_terminal(&builtin, "the built-in printer");
+	if (strstr(fb_table_backend_name, "libsmartcols"))
+		check_terminal(&seam, "libsmartcols");
+	{
+		/* the built-in printer's cut, exactly: the widest long column first */
+		char *got = render_term(&builtin, 50);
+
+		ASSERT_STR_EQ(got, "NAME ID   KIND    DRIVER    BPP PATH    MONITOR\n"
+				   "fb0  boch drm     bochs-drm  32 pci-000 QEMU Monit\n"
+				   "fb1  a ve virtual vfb         8 platfor \n");
+		free(got);
+	}
 	return test_finish("test-table-builtin");
 }
