@@ -109,7 +109,9 @@ static int console_show(const struct console_opts *o, const struct fb_device_lis
 			json_object_array_add(a, c);
 		}
 		json_object_object_add(doc, "consoles", a);
-		return jsonout_print(doc);
+		r = jsonout_print(doc);
+		json_object_put(doc);
+		return r;
 	}
 	for (size_t k = 0; k < list->n; k++) {
 		int idx = (int)minor(list->devices[k].devnum);
