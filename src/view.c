@@ -43,11 +43,8 @@ void fb_view_denied_say(const struct fb_view_denied *d)
 		    d->nodes, user, group, (unsigned)(d->first.mode & 07777), group);
 }
 
-void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *devdir,
-		  bool allow_private, struct fb_view_denied *denied)
+void fb_view_load_sysfs(struct fb_view *v, const struct fb_device *dev, const char *devdir)
 {
-	int r;
-
 	memset(v, 0, sizeof(*v));
 	v->dev = dev;
 	v->has_sys_bpp =
@@ -59,6 +56,14 @@ void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *de
 	v->has_sys_mode = fb_parse_mode(fb_device_attr(dev, "mode"), &v->sys_mode) == 0;
 
 	fb_hw_node_inspect(dev, devdir, &v->node);
+}
+
+void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *devdir,
+		  bool allow_private, struct fb_view_denied *denied)
+{
+	int r;
+
+	fb_view_load_sysfs(v, dev, devdir);
 	r = fb_hw_query(dev, devdir, allow_private, &v->hw);
 	if (r == 0) {
 		fb_pixel_format_decode(&v->hw.var, v->hw.fix.visual, &v->fmt);

@@ -35,6 +35,10 @@ struct fb_view_denied {
  * given: that one is added there. */
 void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *devdir,
 		  bool allow_private, struct fb_view_denied *denied);
+/* What sysfs and a stat of the node say, without opening it: no ioctl,
+ * no warning. */
+void fb_view_load_sysfs(struct fb_view *v, const struct fb_device *dev,
+			const char *devdir);
 /* One warning for all of denied's nodes, naming their owner, group and
  * mode; nothing when there are none. */
 void fb_view_denied_say(const struct fb_view_denied *denied);
