@@ -19,6 +19,7 @@
 #include "kms.h"
 #include "log.h"
 #include "macro.h"
+#include "modalias-files.h"
 #include "modules.h"
 #include "strutil.h"
 #include "sysfs.h"
@@ -291,6 +292,7 @@ struct native_ctx {
 	struct doctor_ctx *c;
 	const char *syspath, *alias, *subject;
 	const struct fb_device *firmware;
+	unsigned n_display; /* display modules the alias resolved to */
 };
 
 static void native_match(struct fb_kmod *k, const char *name, const char *path,
@@ -305,6 +307,7 @@ static void native_match(struct fb_kmod *k, const char *name, const char *path,
 
 	if (!fb_module_path_is_display(path))
 		return;
+	n->n_display++;
 	/* DRM drivers refuse to load at all under nomodeset (ENODEV), so it
 	 * is the cause both of "not loaded" and of "loaded, not bound". */
 	nomodeset = c->cmdline &&
@@ -337,6 +340,53 @@ static void native_match(struct fb_kmod *k, const char *name, const char *path,
 			 n->firmware->name, fb_device_attr(n->firmware, "name"));
 }
 
+/* A display controller: PCI class 03, or the device of a framebuffer. */
+static bool is_display_device(const struct native_ctx *n, const char *syspath,
+			      const char *alias)
+{
+	size_t len = strlen(syspath);
+
+	if (strncmp(alias, "pci:", 4) == 0 && strstr(alias, "bc03"))
+		return true;
+	for (size_t i = 0; i < n->c->fbs->n; i++) {
+		const char *fb = n->c->fbs->devices[i].syspath;
+
+		if (fb && strncmp(fb, syspath, len) == 0 && fb[len] == '/')
+			return true;
+	}
+	return false;
+}
+
+/* A display device without a driver, and no display module found for it:
+ * say why the lookup could not answer, or that it found none. */
+static void native_not_found(struct native_ctx *n, int r)
+{
+	struct doctor_ctx *c = n->c;
+	struct doctor_finding *f;
+	char dir[4096];
+	struct stat st;
+
+	if (fb_module_dir(dir, sizeof(dir)) == 0 && stat(dir, &st) < 0) {
+		f = add(c, DOCTOR_UNKNOWN, "native-driver", n->subject,
+			"%s has no driver, and its module cannot be looked up: %s: %s",
+			n->syspath, dir, strerror(errno));
+		FIX(c, f, "install the modules of the running kernel in %s", dir);
+	} else if (r < 0) {
+		f = add(c, DOCTOR_UNKNOWN, "native-driver", n->subject,
+			"%s has no driver, and its module cannot be looked up: %s",
+			n->syspath, strerror(-r));
+	} else {
+		f = add(c, DOCTOR_INFO, "native-driver", n->subject,
+			"%s has no driver, and no display module of this kernel claims it",
+			n->syspath);
+	}
+	EVIDENCE(c, f, "its modalias is %s (module lookup: %s)", n->alias,
+		 fb_kmod_backend_name);
+	if (n->firmware)
+		EVIDENCE(c, f, "%s (%s) is still the firmware's framebuffer",
+			 n->firmware->name, fb_device_attr(n->firmware, "name"));
+}
+
 static void native_unbound(const char *syspath, const char *alias, void *userdata)
 {
 	struct native_ctx *n = userdata;
@@ -348,9 +398,10 @@ static void native_unbound(const char *syspath, const char *alias, void *userdat
 	n->subject = n->firmware ? n->firmware->name : base ? base + 1 : syspath;
 	if (!wanted(n->c, n->subject))
 		return;
+	n->n_display = 0;
 	r = fb_kmod_lookup(n->c->kmod, alias, native_match, n);
-	if (r < 0)
-		DBG("%s: cannot look up modalias %s: %s", syspath, alias, strerror(-r));
+	if (!n->n_display && is_display_device(n, syspath, alias))
+		native_not_found(n, r);
 }
 
 static void check_native_drivers(struct doctor_ctx *c)
