@@ -30,6 +30,16 @@ struct fb_view_denied {
 	struct fb_hw_node first; /* its owner and mode name the way in */
 };
 
+/* Why the hardware could not be queried: "/dev/fb0 is missing", and the
+ * way out, " ('fbclassctl coldplug' creates it)" or "". */
+struct fb_view_why {
+	char what[4200];
+	char hint[64];
+};
+/* After fb_view_load_sysfs(): query the hardware, quietly.  0, or -errno
+ * with why filled in. */
+int fb_view_query(struct fb_view *v, const char *devdir, bool allow_private,
+		  struct fb_view_why *why);
 /* Inspect the node and query the hardware; says on stderr why values come
  * from sysfs only, but for a node this user may not open when denied is
  * given: that one is added there. */
