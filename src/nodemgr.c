@@ -75,6 +75,15 @@ int nodemgr_check_args(const char *cmd, int argc, char *argv[],
 		ERR("%s: unexpected argument \"%s\"", cmd, argv[optind]);
 		return -EINVAL;
 	}
+	/* --check-config reads the rules and stops: the others would be
+	 * dropped without a word */
+	if (o->check_config && (o->dry_run || o->load_modules || o->validate)) {
+		ERR("%s: --check-config checks the rules file only; it takes no %s", cmd,
+		    o->dry_run	      ? "--dry-run"
+		    : o->load_modules ? "--load-modules"
+				      : "--validate");
+		return -EINVAL;
+	}
 	/* A --dev that is there but no directory: nothing could be made. */
 	return node_devdir_check(o->devdir) < 0 ? -EINVAL : 0;
 }

@@ -73,6 +73,23 @@ done
 : >"$work/empty.conf"
 expect 0 "" "" -- coldplug -n --dev "$work" --config "$work/empty.conf"
 expect 0 "" "" -- hotplug -n --dev "$work" --config "$work/empty.conf"
+# --check-config stops after the rules: an option it would drop is refused
+expect 2 "" "fbclassctl: coldplug: --check-config checks the rules file only; it takes no --dry-run" -- \
+	coldplug --dry-run --check-config --dev "$work" --config "$work/empty.conf"
+# hotplug run by hand, with no event: said, not silent
+env -i "$FBCLASSCTL" hotplug --dev "$work" --config "$work/empty.conf" >"$work/out" 2>"$work/err"
+check "hotplug with an empty environment: exit 0" test $? -eq 0
+check "hotplug with an empty environment says there is no uevent" \
+	grep -qF "fbclassctl: no uevent in the environment (ACTION, SUBSYSTEM and DEVPATH are unset): nothing done" "$work/err"
+# monitor says what it listens to, on stderr, as udevadm monitor does
+timeout -s INT 2 "$FBCLASSCTL" monitor -s graphics >"$work/out" 2>"$work/err"
+if grep -q "cannot" "$work/err"; then
+	skip_part "monitor's banner" "no uevent socket here: $(head -n1 "$work/err")"
+else
+	check "monitor: a banner on stderr" \
+		grep -qxF "fbclassctl: monitor: listening for kernel uevents of graphics; SIGINT (Ctrl-C) stops" "$work/err"
+	check "monitor: stdout holds the events only" test ! -s "$work/out"
+fi
 expect 2 "" "mutually exclusive" -- list -J -P
 expect 2 "" "mutually exclusive" -- list -r -P
 expect 2 "" "mutually exclusive" -- info -J --fbset
