@@ -60,10 +60,7 @@ int nodemgr_parse_option(int c, const char *arg, struct nodemgr_opts *o)
 		o->full_scan = true;
 		return 0;
 	case NODEMGR_OPT_SETTLE:
-		if (parse_seconds(arg, true, &o->settle) == 0)
-			return 0;
-		ERR("--settle: invalid number of seconds \"%s\"", arg);
-		return -EINVAL;
+		return parse_seconds_option("--settle", arg, true, &o->settle);
 	}
 	return -EINVAL;
 }
