@@ -54,6 +54,11 @@ void fb_view_load_sysfs(struct fb_view *v, const struct fb_device *dev, const ch
 	v->has_sys_virt = fb_parse_pair(fb_device_attr(dev, "virtual_size"), &v->sys_vx,
 					&v->sys_vy) == 0;
 	v->has_sys_mode = fb_parse_mode(fb_device_attr(dev, "mode"), &v->sys_mode) == 0;
+	/* "mode" stays empty until someone writes it; a "modes" of one line
+	 * (DRM's emulation, vfb) is the mode the device runs */
+	if (!v->has_sys_mode)
+		v->has_sys_mode =
+			fb_parse_mode(fb_device_attr(dev, "modes"), &v->sys_mode) == 0;
 
 	fb_hw_node_inspect(dev, devdir, &v->node);
 }

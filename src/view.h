@@ -15,7 +15,7 @@ struct fb_view {
 	struct fb_pixel_format fmt; /* valid when hw.valid */
 	unsigned sys_bpp, sys_stride, sys_vx, sys_vy; /* from sysfs, 0 if absent */
 	bool has_sys_bpp, has_sys_stride, has_sys_virt;
-	struct fb_sysfs_mode sys_mode;
+	struct fb_sysfs_mode sys_mode; /* "mode", else "modes" when it has one line */
 	bool has_sys_mode;
 	/* the display side, after fb_view_join_display() */
 	const struct drm_card *card; /* NULL: no DRM card drives it */
