@@ -34,9 +34,9 @@ static void bench_help(void)
 	       "\n"
 	       "Options:\n"
 	       "  -d, --duration SECS   time for the timing loops per device (default 2)\n"
-	       "  -q, --quick           validate only: one pass per operation with auto\n"
-	       "                        (or with the strategies -s names)\n"
-	       "  -s, --strategy LIST   only these strategies (comma-separated):\n"
+	       "      --quick           validate only: one pass per operation with auto\n"
+	       "                        (or with the strategies -S names)\n"
+	       "  -S, --strategy LIST   only these strategies (comma-separated):\n"
 	       "                        memset memcpy memmove scalar32 stos sse2 avx2 sse2-nt\n"
 	       "                        avx2-nt sse41-load pixman auto write read shadow\n"
 	       "  -J, --json            JSON output\n"
@@ -60,7 +60,7 @@ static void bench_help(void)
 	       "per operation the fastest strategy, its speed against the fastest RAM one,\n"
 	       "and why.\n"
 	       "\n"
-	       "On DRM's fbdev emulation a whole run (not --quick, no -s) also runs every\n"
+	       "On DRM's fbdev emulation a whole run (not --quick, no -S) also runs every\n"
 	       "strategy without a node on a dumb buffer of the same card, the same size\n"
 	       "and depth, never shown, as a KMS client draws: per operation the fastest\n"
 	       "of each and FB/KMS, what the fbdev path costs (kms in -J).\n"
@@ -415,8 +415,9 @@ static int bench_parse_args(int argc, char *argv[], struct bench_cli *cli)
 	enum { OPT_SNAP = FB_CMD_OPT_OWN };
 	static const struct option options[] = {
 		{ "duration", required_argument, NULL, 'd' },
+		/* -q is the global --quiet, -s monitor's --subsystem */
 		{ "quick", no_argument, NULL, 'q' },
-		{ "strategy", required_argument, NULL, 's' },
+		{ "strategy", required_argument, NULL, 'S' },
 		FB_CMD_OPTION_JSON,
 		FB_CMD_OPTION_DEV,
 		{ "snap", required_argument, NULL, OPT_SNAP },
@@ -426,19 +427,17 @@ static int bench_parse_args(int argc, char *argv[], struct bench_cli *cli)
 	const struct fb_cmd_common common = { &cli->devdir, &cli->json, &cli->help };
 	int c, r;
 
-	while ((c = fb_cmd_getopt(argc, argv, "d:qs:Jh", options, &common)) != -1) {
+	while ((c = fb_cmd_getopt(argc, argv, "d:S:Jh", options, &common)) != -1) {
 		switch (c) {
 		case 'd':
-			if (parse_seconds(optarg, false, &cli->opts.duration) < 0) {
-				ERR("bench: invalid --duration '%s': seconds, more than 0, at most 3600",
-				    optarg);
+			if (parse_seconds_option("--duration", optarg, false,
+						 &cli->opts.duration) < 0)
 				return -EINVAL;
-			}
 			break;
 		case 'q':
 			cli->opts.quick = true;
 			break;
-		case 's':
+		case 'S':
 			r = bench_parse_strategies(cli, optarg);
 			if (r < 0)
 				return r;

@@ -17,7 +17,8 @@ static void hotplug_help(void)
 	       "Handle one kernel uevent from the environment, as a uevent helper\n"
 	       "(/proc/sys/kernel/hotplug), an mdev.conf command or a udev RUN rule.\n"
 	       "Reads ACTION, DEVPATH, SUBSYSTEM, MAJOR, MINOR, DEVNAME and SEQNUM.\n"
-	       "Events of other subsystems exit 0 at once.  An event that disagrees\n"
+	       "Events of other subsystems exit 0 at once; with no event in the\n"
+	       "environment it says so and exits 0.  An event that disagrees\n"
 	       "with sysfs is rejected (exit 1) and nothing is created.\n"
 	       "\n"
 	       "Options:\n"
@@ -37,6 +38,11 @@ static int read_uevent(struct fb_uevent *ev)
 	int r;
 
 	fb_uevent_env_from_environ(&env);
+	if (!env.action && !env.subsystem && !env.devpath) {
+		/* not the kernel, mdev or udev: a person, told what it is for */
+		INF("no uevent in the environment (ACTION, SUBSYSTEM and DEVPATH are unset): nothing done; the kernel, mdev or udev runs hotplug once an event, and 'fbclassctl coldplug' handles every framebuffer");
+		return 0;
+	}
 	r = fb_uevent_parse(&env, ev, why, sizeof(why));
 	if (r == 0)
 		DBG("uevent ignored: %s", why);

@@ -681,19 +681,26 @@ static int info_one(const struct info_opts *o, const struct fb_device *dev,
 		    const struct drm_list *drm, bool first, struct json_object *arr,
 		    struct fb_view_denied *denied)
 {
+	struct fb_view_why why;
 	struct fb_view v;
 
+	if (o->fbset) {
+		/* one message: the mode cannot be printed, and why */
+		fb_view_load_sysfs(&v, dev, o->devdir);
+		if (fb_view_query(&v, o->devdir, o->allow_private, &why) < 0 ||
+		    !v.hw.valid) {
+			ERR("%s: no mode to print: %s%s", dev->name,
+			    why.what[0] ? why.what : "the hardware could not be queried",
+			    why.hint);
+			return -ENODATA;
+		}
+		fb_print_fbset_mode(stdout, &v.hw.var);
+		return 0;
+	}
 	fb_view_load(&v, dev, o->devdir, o->allow_private, denied);
 	fb_view_join_display(&v, drm);
 	if (o->json) {
 		json_object_array_add(arr, info_json(&v));
-	} else if (o->fbset) {
-		if (!v.hw.valid) {
-			ERR("%s: no mode to print: the hardware could not be queried",
-			    dev->name);
-			return -ENODATA;
-		}
-		fb_print_fbset_mode(stdout, &v.hw.var);
 	} else {
 		if (!first)
 			putchar('\n');

@@ -286,8 +286,12 @@ static const char *card_cell(const struct drm_card *card, bool own_line, int col
 		return p ? p->module : NULL;
 	case COL_SUBSYSTEM:
 		return p ? p->subsystem : NULL;
-	case COL_REASON:
-		return display_card_why_no_fb(card, buf, len);
+	case COL_REASON: {
+		/* said, not left blank: an empty cell reads as "no reason" */
+		const char *why = display_card_why_no_fb(card, buf, len);
+
+		return why ? why : "unknown";
+	}
 	}
 	return NULL;
 }
@@ -704,6 +708,18 @@ static bool needs_drm(const struct list_ctl *ctl)
 	return ctl->drm || ctl->sort >= COL_KIND;
 }
 
+/* No framebuffer: where to look next, the cards when there are some. */
+static void say_empty(const struct drm_list *drm)
+{
+	if (!drm->n) {
+		INF("no framebuffer devices found in /sys/class/graphics");
+		return;
+	}
+	INF("no framebuffer devices found in /sys/class/graphics, but %zu DRM card%s (%s%s): 'fbclassctl list --drm' lists %s, 'fbclassctl doctor' says why",
+	    drm->n, drm->n == 1 ? "" : "s", drm->cards[0].name, drm->n > 1 ? ", ..." : "",
+	    drm->n == 1 ? "it" : "them");
+}
+
 static int list_print(struct list_ctl *ctl, const struct fb_device **sel, size_t nsel,
 		      const struct fb_device_list *list, const struct drm_list *drm)
 {
@@ -969,17 +985,19 @@ static int do_list(int argc, char *argv[])
 	}
 	if (ctl.connectors)
 		return list_connectors(&ctl, argc - optind, argv + optind);
-	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !ctl.json && !ctl.drm && optind == argc) < 0)
+	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, false) < 0)
 		return FB_EXIT_ERROR;
 	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);
 	ret = fb_exit_code(r, FB_FROM_SELECT);
 	if (r == -ENOMEM)
 		goto finish;
-	r = needs_drm(&ctl) ? fb_cmd_scan_drm(&drm, DRM_SCAN_ALL) : 0;
+	r = needs_drm(&ctl) || !list.n ? fb_cmd_scan_drm(&drm, DRM_SCAN_ALL) : 0;
 	if (r < 0) {
 		ret = FB_EXIT_ERROR;
 		goto finish;
 	}
+	if (!list.n && !ctl.json && !ctl.drm && optind == argc)
+		say_empty(&drm);
 	/* DEVICE arguments restrict the framebuffers; --drm's cards follow
 	 * only without them. */
 	ctl.drm &= optind == argc;

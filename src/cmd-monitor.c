@@ -293,6 +293,11 @@ static int do_monitor(int argc, char *argv[])
 					       .on_signal = monitor_signal,
 					       .data = &st };
 
+		/* as udevadm monitor says what it listens to; stderr keeps
+		 * stdout the events only */
+		INF("monitor: listening for kernel uevents of %s%s%s; SIGINT (Ctrl-C) stops",
+		    subsystems[0], n_subsystems > 1 ? " and " : "",
+		    n_subsystems > 1 ? subsystems[1] : "");
 		if (uevent_loop_run(&l) == 0)
 			ret = FB_EXIT_OK;
 	}

@@ -30,11 +30,12 @@ static void pattern_usage(void)
 	       "  text              name, driver, format, mode and stride, drawn\n"
 	       "\n"
 	       "Options:\n"
-	       "  -s, --seconds N   end after N seconds (default: a key when standard input is\n"
-	       "                    the terminal it runs in the foreground of, or a stop signal)\n"
-	       "  -k, --keep        draw, leave the pattern there, and exit at once\n"
-	       "      --dev DIR     device directory (default /dev)\n"
-	       "  -h, --help        show this help\n"
+	       "  -d, --duration SECS  end after SECS seconds (default: a key when standard\n"
+	       "                       input is the terminal it runs in the foreground of,\n"
+	       "                       or a stop signal); --seconds is its old name\n"
+	       "  -k, --keep           draw, leave the pattern there, and exit at once\n"
+	       "      --dev DIR        device directory (default /dev)\n"
+	       "  -h, --help           show this help\n"
 	       "\n"
 	       "Exit status: 0 ok, 1 error or device removed, 2 usage (an unknown pattern, a bad\n"
 	       "#RRGGBB), 4 no such device, 128+N ended by signal N (SIGHUP 129, SIGINT 130,\n"
@@ -70,7 +71,8 @@ static int pattern_options(int argc, char *argv[], struct fb_pattern_show_opts *
 			   const char **devdir)
 {
 	static const struct option options[] = {
-		{ "seconds", required_argument, NULL, 's' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "seconds", required_argument, NULL, 'd' }, /* its old name */
 		{ "keep", no_argument, NULL, 'k' },
 		FB_CMD_OPTION_DEV,
 		FB_CMD_OPTION_HELP,
@@ -80,14 +82,12 @@ static int pattern_options(int argc, char *argv[], struct fb_pattern_show_opts *
 	const struct fb_cmd_common common = { .devdir = devdir, .help = &help };
 	int c;
 
-	while ((c = fb_cmd_getopt(argc, argv, "s:kh", options, &common)) != -1) {
+	while ((c = fb_cmd_getopt(argc, argv, "d:kh", options, &common)) != -1) {
 		switch (c) {
-		case 's':
-			if (parse_seconds(optarg, true, &o->seconds) < 0) {
-				ERR("--seconds: \"%s\" is not a number of seconds from 0 to 3600",
-				    optarg);
+		case 'd':
+			if (parse_seconds_option("--duration", optarg, true,
+						 &o->seconds) < 0)
 				return -EINVAL;
-			}
 			break;
 		case 'k':
 			o->keep = true;
@@ -101,7 +101,7 @@ static int pattern_options(int argc, char *argv[], struct fb_pattern_show_opts *
 		return 1;
 	}
 	if (o->keep && o->seconds >= 0) {
-		ERR("--keep and --seconds exclude each other: --keep does not wait");
+		ERR("--keep and --duration exclude each other: --keep does not wait");
 		return -EINVAL;
 	}
 	return 0;

@@ -48,11 +48,8 @@ static int do_wait(int argc, char *argv[])
 			what = WAITFOR_SHOWN;
 			break;
 		case 't':
-			if (parse_seconds(optarg, true, &timeout) < 0) {
-				ERR("--timeout: \"%s\" is not a number of seconds from 0 to 3600",
-				    optarg);
+			if (parse_seconds_option("--timeout", optarg, true, &timeout) < 0)
 				return fb_usage_error("wait");
-			}
 			break;
 		case 'h':
 			wait_usage();

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "display.h"
@@ -44,6 +45,28 @@ int fb_cmd_scan_drm(struct drm_list *drm, unsigned what)
 	return 0;
 }
 
+/* A DEVICE argument that names nothing: a node path whose framebuffer is
+ * in sysfs, only the node missing, says so. */
+static void say_no_such(const struct fb_device_list *list, const char *spec)
+{
+	const char *base = strrchr(spec, '/');
+	struct stat st;
+
+	if (base && strncmp(spec, "/sys/", 5) != 0 && lstat(spec, &st) < 0 &&
+	    errno == ENOENT) {
+		for (size_t i = 0; i < list->n; i++) {
+			const struct fb_device *d = &list->devices[i];
+
+			if (strcmp(base + 1, d->devname ? d->devname : d->name) != 0)
+				continue;
+			ERR("%s: no such node, but %s is in /sys/class/graphics: name it %s ('fbclassctl coldplug' creates the node)",
+			    spec, d->name, d->name);
+			return;
+		}
+	}
+	ERR("%s: no such framebuffer", spec);
+}
+
 int fb_cmd_select(const struct fb_device_list *list, int argc, char *const argv[],
 		  const struct fb_device ***sel, size_t *n)
 {
@@ -63,7 +86,7 @@ int fb_cmd_select(const struct fb_device_list *list, int argc, char *const argv[
 		const struct fb_device *d = fb_device_list_find(list, argv[i]);
 
 		if (!d) {
-			ERR("%s: no such framebuffer", argv[i]);
+			say_no_such(list, argv[i]);
 			ret = -ENODEV;
 			continue;
 		}

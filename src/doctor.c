@@ -19,6 +19,7 @@
 #include "kms.h"
 #include "log.h"
 #include "macro.h"
+#include "modalias-files.h"
 #include "modules.h"
 #include "strutil.h"
 #include "sysfs.h"
@@ -229,6 +230,14 @@ static bool causes_of_no_fb(struct doctor_ctx *c, struct doctor_finding *f)
 	return found;
 }
 
+/* The causes, or that none could be read. */
+static void explain_no_fb(struct doctor_ctx *c, struct doctor_finding *f)
+{
+	if (f && !causes_of_no_fb(c, f))
+		EVIDENCE(c, f, "no cause could be read (kernel configuration: %s)",
+			 c->config.text ? c->config.source : "not found");
+}
+
 static void check_class(struct doctor_ctx *c)
 {
 	struct doctor_finding *f;
@@ -249,9 +258,7 @@ static void check_class(struct doctor_ctx *c)
 	else
 		f = add(c, DOCTOR_PROBLEM, "class-empty", "system",
 			"no framebuffer and no DRM card: no display driver is bound");
-	if (f && !causes_of_no_fb(c, f))
-		EVIDENCE(c, f, "no cause could be read (kernel configuration: %s)",
-			 c->config.text ? c->config.source : "not found");
+	explain_no_fb(c, f);
 }
 
 /* ---- the native driver of a firmware framebuffer ---- */
@@ -285,6 +292,7 @@ struct native_ctx {
 	struct doctor_ctx *c;
 	const char *syspath, *alias, *subject;
 	const struct fb_device *firmware;
+	unsigned n_display; /* display modules the alias resolved to */
 };
 
 static void native_match(struct fb_kmod *k, const char *name, const char *path,
@@ -299,6 +307,7 @@ static void native_match(struct fb_kmod *k, const char *name, const char *path,
 
 	if (!fb_module_path_is_display(path))
 		return;
+	n->n_display++;
 	/* DRM drivers refuse to load at all under nomodeset (ENODEV), so it
 	 * is the cause both of "not loaded" and of "loaded, not bound". */
 	nomodeset = c->cmdline &&
@@ -331,6 +340,53 @@ static void native_match(struct fb_kmod *k, const char *name, const char *path,
 			 n->firmware->name, fb_device_attr(n->firmware, "name"));
 }
 
+/* A display controller: PCI class 03, or the device of a framebuffer. */
+static bool is_display_device(const struct native_ctx *n, const char *syspath,
+			      const char *alias)
+{
+	size_t len = strlen(syspath);
+
+	if (strncmp(alias, "pci:", 4) == 0 && strstr(alias, "bc03"))
+		return true;
+	for (size_t i = 0; i < n->c->fbs->n; i++) {
+		const char *fb = n->c->fbs->devices[i].syspath;
+
+		if (fb && strncmp(fb, syspath, len) == 0 && fb[len] == '/')
+			return true;
+	}
+	return false;
+}
+
+/* A display device without a driver, and no display module found for it:
+ * say why the lookup could not answer, or that it found none. */
+static void native_not_found(struct native_ctx *n, int r)
+{
+	struct doctor_ctx *c = n->c;
+	struct doctor_finding *f;
+	char dir[4096];
+	struct stat st;
+
+	if (fb_module_dir(dir, sizeof(dir)) == 0 && stat(dir, &st) < 0) {
+		f = add(c, DOCTOR_UNKNOWN, "native-driver", n->subject,
+			"%s has no driver, and its module cannot be looked up: %s: %s",
+			n->syspath, dir, strerror(errno));
+		FIX(c, f, "install the modules of the running kernel in %s", dir);
+	} else if (r < 0) {
+		f = add(c, DOCTOR_UNKNOWN, "native-driver", n->subject,
+			"%s has no driver, and its module cannot be looked up: %s",
+			n->syspath, strerror(-r));
+	} else {
+		f = add(c, DOCTOR_INFO, "native-driver", n->subject,
+			"%s has no driver, and no display module of this kernel claims it",
+			n->syspath);
+	}
+	EVIDENCE(c, f, "its modalias is %s (module lookup: %s)", n->alias,
+		 fb_kmod_backend_name);
+	if (n->firmware)
+		EVIDENCE(c, f, "%s (%s) is still the firmware's framebuffer",
+			 n->firmware->name, fb_device_attr(n->firmware, "name"));
+}
+
 static void native_unbound(const char *syspath, const char *alias, void *userdata)
 {
 	struct native_ctx *n = userdata;
@@ -342,9 +398,10 @@ static void native_unbound(const char *syspath, const char *alias, void *userdat
 	n->subject = n->firmware ? n->firmware->name : base ? base + 1 : syspath;
 	if (!wanted(n->c, n->subject))
 		return;
+	n->n_display = 0;
 	r = fb_kmod_lookup(n->c->kmod, alias, native_match, n);
-	if (r < 0)
-		DBG("%s: cannot look up modalias %s: %s", syspath, alias, strerror(-r));
+	if (!n->n_display && is_display_device(n, syspath, alias))
+		native_not_found(n, r);
 }
 
 static void check_native_drivers(struct doctor_ctx *c)
@@ -502,20 +559,51 @@ static void check_access(struct doctor_ctx *c, const struct fb_view *v)
 	EVIDENCE(c, f, "%s is %s", node->path, own);
 }
 
+/* No vtconsole is fbcon's: the usual cause of a dark console, so a
+ * problem on a framebuffer that has a display, with the cause read from
+ * the kernel's configuration where there is one. */
+static void check_no_fbcon(struct doctor_ctx *c, const struct fb_view *v)
+{
+	char opt = kernel_config_value(&c->config, "FRAMEBUFFER_CONSOLE");
+	struct doctor_finding *f;
+
+	f = add(c, v->kind == FB_KIND_VIRTUAL ? DOCTOR_INFO : DOCTOR_PROBLEM, "fbcon",
+		v->dev->name,
+		"no fbcon: the kernel console does not use framebuffers, so no console shows on %s",
+		v->dev->name);
+	EVIDENCE(c, f, "no /sys/class/vtconsole/vtconN is a frame buffer device");
+	if (opt == 'n') {
+		EVIDENCE(c, f, "CONFIG_FRAMEBUFFER_CONSOLE is not set in %s",
+			 c->config.source);
+		FIX(c, f, "a kernel built with CONFIG_FRAMEBUFFER_CONSOLE=y");
+	} else if (opt == 'm') {
+		EVIDENCE(c, f, "CONFIG_FRAMEBUFFER_CONSOLE=m in %s: fbcon is a module",
+			 c->config.source);
+		FIX(c, f, "modprobe fbcon");
+	} else {
+		EVIDENCE(c, f,
+			 "the kernel configuration does not say whether it has fbcon (%s)",
+			 c->config.text ? c->config.source : "not found");
+		FIX(c, f,
+		    "a kernel built with CONFIG_FRAMEBUFFER_CONSOLE=y (or modprobe fbcon where it is a module)");
+	}
+}
+
 static void check_fbcon(struct doctor_ctx *c, const struct fb_view *v,
 			const struct fb_fbcon_state *st)
 {
+	struct doctor_finding *f;
 	unsigned first = 0, last = 0;
 	int r;
 
 	if (!st->present) {
-		add(c, DOCTOR_INFO, "fbcon", v->dev->name,
-		    "no fbcon: the kernel console does not use framebuffers");
+		check_no_fbcon(c, v);
 		return;
 	}
 	if (!st->bound) {
-		add(c, DOCTOR_INFO, "fbcon", v->dev->name,
-		    "fbcon is not bound (%s): no console on it", st->vtcon);
+		f = add(c, DOCTOR_INFO, "fbcon", v->dev->name,
+			"fbcon is not bound (%s): no console on it", st->vtcon);
+		FIX(c, f, "echo 1 > /sys/class/vtconsole/%s/bind", st->vtcon);
 		return;
 	}
 	r = fb_fbcon_consoles(v->dev, c->o->devdir, &first, &last);
@@ -641,7 +729,7 @@ static void check_holders(struct doctor_ctx *c, const struct fb_view *v)
 	fb_holder_list_free(&hl);
 }
 
-/* The known kernel bugs (src/kernel-hazards.tab, listed in the man page's
+/* The known kernel bugs (kernel-hazards.tab, listed in the man page's
  * KERNEL HAZARDS) of this driver on the running kernel. */
 static void check_hazards(struct doctor_ctx *c, const struct fb_view *v)
 {
@@ -765,7 +853,8 @@ static void check_fb(struct doctor_ctx *c, const struct fb_device *d,
 
 	if (!wanted(c, d->name))
 		return;
-	fb_view_load(&v, d, c->o->devdir, geteuid() == 0, NULL);
+	/* sysfs and a stat of the node: what a check needs of the fb */
+	fb_view_load_sysfs(&v, d, c->o->devdir);
 	fb_view_join_display(&v, c->drm);
 	check_kind(c, &v);
 	check_node(c, &v);
@@ -787,11 +876,16 @@ static void check_card_without_fb(struct doctor_ctx *c, const struct drm_card *c
 	if (display_card_has_fb(card, c->fbs) || !wanted(c, card->name))
 		return;
 	reason = display_card_why_no_fb(card, why, sizeof(why));
-	f = add(c, c->fbs->n ? DOCTOR_INFO : DOCTOR_OK, "no-fb", card->name,
-		"%s drives %s without a framebuffer", card->name,
-		card->n_parents ? card->parents[0].sysname : "a device");
+	/* With no framebuffer at all, class-empty is the problem and names
+	 * its causes; asked about the card alone, this line is that problem. */
+	f = add(c, !c->fbs->n && c->o->only ? DOCTOR_PROBLEM : DOCTOR_INFO, "no-fb",
+		card->name, "%s drives %s without a framebuffer%s", card->name,
+		card->n_parents ? card->parents[0].sysname : "a device",
+		!c->fbs->n && !c->o->only ? " (the problem class-empty above)" : "");
 	if (reason)
 		EVIDENCE(c, f, "%s", reason);
+	if (!c->fbs->n && c->o->only)
+		explain_no_fb(c, f);
 	check_connectors(c, card->name, card);
 }
 

@@ -488,13 +488,11 @@ static int fb_device_from_sysfs(struct fb_sysfs_dev *sd, unsigned what,
 		return -ENODEV; /* it left while we looked */
 	}
 	if (r < 0 || fb_parse_devnum(dev, &d->devnum) < 0) {
-		/* Quote it without the one newline the kernel adds. */
-		size_t len = strlen(dev);
-		if (len && dev[len - 1] == '\n')
-			dev[len - 1] = '\0';
+		/* every byte, the newlines too: "29:3\n" alone looks valid */
 		_cleanup_free_ char *esc = str_escape(dev, 64);
 
-		WRN("%s: malformed dev attribute \"%s\"", name, esc ? esc : "");
+		WRN("%s: malformed dev attribute \"%s\": not MAJOR:MINOR in decimal without leading zeros (major at most %u, minor at most %u) and one newline",
+		    name, esc ? esc : "", FB_DEVNUM_MAJOR_MAX, FB_DEVNUM_MINOR_MAX);
 		return -EINVAL;
 	}
 	r = fb_sysfs_dev_read(sd, "uevent", uevent, sizeof(uevent));

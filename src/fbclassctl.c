@@ -58,14 +58,13 @@ static void usage(FILE *out)
 }
 
 /* Is arg a global option after the command: --verbose, --quiet, or -v,
- * -vv, -q...  (bench's -q is its --quick: there only -v counts)? */
-static bool is_global_option(const char *cmd, const char *arg)
+ * -vv, -q...?  They mean that in every command (no command has its own
+ * -v or -q). */
+static bool is_global_option(const char *arg)
 {
-	const char *letters = strcmp(cmd, "bench") == 0 ? "v" : "vq";
-
 	if (strcmp(arg, "--verbose") == 0 || strcmp(arg, "--quiet") == 0)
 		return true;
-	return arg[0] == '-' && arg[1] && strspn(arg + 1, letters) == strlen(arg + 1);
+	return arg[0] == '-' && arg[1] && strspn(arg + 1, "vq") == strlen(arg + 1);
 }
 
 static void apply_global_option(const char *arg)
@@ -93,7 +92,7 @@ static int take_global_options(int argc, char *argv[])
 				argv[n++] = argv[i++];
 			break;
 		}
-		if (is_global_option(argv[0], argv[i]))
+		if (is_global_option(argv[i]))
 			apply_global_option(argv[i]);
 		else
 			argv[n++] = argv[i];

@@ -71,7 +71,10 @@ int fb_kmod_new(struct fb_kmod **k)
 	*k = calloc(1, sizeof(**k));
 	if (!*k)
 		return -ENOMEM;
-	(*k)->ctx = sym.kmod_new(NULL, NULL);
+	/* the tests' FBCLASSCTL_MODULE_DIR, as the static build reads it */
+	const char *dir = getenv("FBCLASSCTL_MODULE_DIR");
+
+	(*k)->ctx = sym.kmod_new(dir && *dir ? dir : NULL, NULL);
 	if (!(*k)->ctx) {
 		free(*k);
 		*k = NULL;

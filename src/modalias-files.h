@@ -9,7 +9,7 @@
  * that fb_module_path_is_display() can judge it as it judges libkmod's.
  *
  * The module directory is /lib/modules/$(uname -r), or the environment
- * variable FBCLASSCTL_MODULE_DIR (for tests only).
+ * variable FBCLASSCTL_MODULE_DIR (for tests only; libkmod's backend reads it too).
  */
 
 #include <stddef.h>

@@ -60,10 +60,7 @@ int nodemgr_parse_option(int c, const char *arg, struct nodemgr_opts *o)
 		o->full_scan = true;
 		return 0;
 	case NODEMGR_OPT_SETTLE:
-		if (parse_seconds(arg, true, &o->settle) == 0)
-			return 0;
-		ERR("--settle: invalid number of seconds \"%s\"", arg);
-		return -EINVAL;
+		return parse_seconds_option("--settle", arg, true, &o->settle);
 	}
 	return -EINVAL;
 }
@@ -73,6 +70,15 @@ int nodemgr_check_args(const char *cmd, int argc, char *argv[],
 {
 	if (optind < argc) {
 		ERR("%s: unexpected argument \"%s\"", cmd, argv[optind]);
+		return -EINVAL;
+	}
+	/* --check-config reads the rules and stops: the others would be
+	 * dropped without a word */
+	if (o->check_config && (o->dry_run || o->load_modules || o->validate)) {
+		ERR("%s: --check-config checks the rules file only; it takes no %s", cmd,
+		    o->dry_run	      ? "--dry-run"
+		    : o->load_modules ? "--load-modules"
+				      : "--validate");
 		return -EINVAL;
 	}
 	/* A --dev that is there but no directory: nothing could be made. */

@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "log.h"
 #include "strutil.h"
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not
@@ -274,6 +275,15 @@ int parse_seconds(const char *s, bool zero_ok, double *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+int parse_seconds_option(const char *opt, const char *s, bool zero_ok, double *out)
+{
+	if (parse_seconds(s, zero_ok, out) == 0)
+		return 0;
+	ERR("%s: \"%s\" is not a number of seconds %s", opt, s,
+	    zero_ok ? "from 0 to 3600" : "above 0, at most 3600");
+	return -EINVAL;
 }
 
 char *size_to_human(uint64_t bytes, char *buf, size_t len)

@@ -65,6 +65,9 @@ int parse_fd(const char *s, int *fd);
 /* A number of seconds for an option, as strtod(3) reads it: finite, at
  * most 3600, and above 0 unless zero_ok.  0 or -EINVAL. */
 int parse_seconds(const char *s, bool zero_ok, double *out);
+/* The same for option opt ("--timeout"), with every duration's one error:
+ * the value and the range allowed.  0 or -EINVAL (said). */
+int parse_seconds_option(const char *opt, const char *s, bool zero_ok, double *out);
 
 /* "3.9M" in the lsblk way (powers of 1024, one decimal when useful). */
 char *size_to_human(uint64_t bytes, char *buf, size_t len);

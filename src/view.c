@@ -43,11 +43,8 @@ void fb_view_denied_say(const struct fb_view_denied *d)
 		    d->nodes, user, group, (unsigned)(d->first.mode & 07777), group);
 }
 
-void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *devdir,
-		  bool allow_private, struct fb_view_denied *denied)
+void fb_view_load_sysfs(struct fb_view *v, const struct fb_device *dev, const char *devdir)
 {
-	int r;
-
 	memset(v, 0, sizeof(*v));
 	v->dev = dev;
 	v->has_sys_bpp =
@@ -57,24 +54,56 @@ void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *de
 	v->has_sys_virt = fb_parse_pair(fb_device_attr(dev, "virtual_size"), &v->sys_vx,
 					&v->sys_vy) == 0;
 	v->has_sys_mode = fb_parse_mode(fb_device_attr(dev, "mode"), &v->sys_mode) == 0;
+	/* "mode" stays empty until someone writes it; a "modes" of one line
+	 * (DRM's emulation, vfb) is the mode the device runs */
+	if (!v->has_sys_mode)
+		v->has_sys_mode =
+			fb_parse_mode(fb_device_attr(dev, "modes"), &v->sys_mode) == 0;
 
 	fb_hw_node_inspect(dev, devdir, &v->node);
-	r = fb_hw_query(dev, devdir, allow_private, &v->hw);
+}
+
+int fb_view_query(struct fb_view *v, const char *devdir, bool allow_private,
+		  struct fb_view_why *why)
+{
+	const struct fb_device *dev = v->dev;
+	int r = fb_hw_query(dev, devdir, allow_private, &v->hw);
+
+	why->what[0] = why->hint[0] = '\0';
 	if (r == 0) {
 		fb_pixel_format_decode(&v->hw.var, v->hw.fix.visual, &v->fmt);
-		return;
+		return 0;
 	}
+	if (r == -ENOENT) {
+		snprintf(why->what, sizeof(why->what), "%s is missing", v->node.path);
+		snprintf(why->hint, sizeof(why->hint),
+			 " ('fbclassctl coldplug' creates it)");
+	} else if (r == -ESTALE) {
+		snprintf(why->what, sizeof(why->what), "%s is not character device %u:%u",
+			 v->node.path, major(dev->devnum), minor(dev->devnum));
+		snprintf(why->hint, sizeof(why->hint),
+			 " ('fbclassctl coldplug' replaces it)");
+	} else {
+		snprintf(why->what, sizeof(why->what), "cannot query the hardware: %s",
+			 strerror(-r));
+	}
+	return r;
+}
+
+void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *devdir,
+		  bool allow_private, struct fb_view_denied *denied)
+{
+	struct fb_view_why why;
+	int r;
+
+	fb_view_load_sysfs(v, dev, devdir);
+	r = fb_view_query(v, devdir, allow_private, &why);
+	if (r == 0)
+		return;
 	if (r == -EACCES && denied && v->node.state == FB_HW_NODE_OK)
 		denied_add(denied, &v->node);
-	else if (r == -ENOENT)
-		WRN("%s: %s is missing; showing sysfs values only ('fbclassctl coldplug' creates it)",
-		    dev->name, v->node.path);
-	else if (r == -ESTALE)
-		WRN("%s: %s is not character device %u:%u; showing sysfs values only ('fbclassctl coldplug' replaces it)",
-		    dev->name, v->node.path, major(dev->devnum), minor(dev->devnum));
 	else
-		WRN("%s: cannot query the hardware: %s; showing sysfs values only",
-		    dev->name, strerror(-r));
+		WRN("%s: %s; showing sysfs values only%s", dev->name, why.what, why.hint);
 }
 
 void fb_view_join_display(struct fb_view *v, const struct drm_list *drm)

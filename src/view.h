@@ -15,7 +15,7 @@ struct fb_view {
 	struct fb_pixel_format fmt; /* valid when hw.valid */
 	unsigned sys_bpp, sys_stride, sys_vx, sys_vy; /* from sysfs, 0 if absent */
 	bool has_sys_bpp, has_sys_stride, has_sys_virt;
-	struct fb_sysfs_mode sys_mode;
+	struct fb_sysfs_mode sys_mode; /* "mode", else "modes" when it has one line */
 	bool has_sys_mode;
 	/* the display side, after fb_view_join_display() */
 	const struct drm_card *card; /* NULL: no DRM card drives it */
@@ -30,11 +30,25 @@ struct fb_view_denied {
 	struct fb_hw_node first; /* its owner and mode name the way in */
 };
 
+/* Why the hardware could not be queried: "/dev/fb0 is missing", and the
+ * way out, " ('fbclassctl coldplug' creates it)" or "". */
+struct fb_view_why {
+	char what[4200];
+	char hint[64];
+};
+/* After fb_view_load_sysfs(): query the hardware, quietly.  0, or -errno
+ * with why filled in. */
+int fb_view_query(struct fb_view *v, const char *devdir, bool allow_private,
+		  struct fb_view_why *why);
 /* Inspect the node and query the hardware; says on stderr why values come
  * from sysfs only, but for a node this user may not open when denied is
  * given: that one is added there. */
 void fb_view_load(struct fb_view *v, const struct fb_device *dev, const char *devdir,
 		  bool allow_private, struct fb_view_denied *denied);
+/* What sysfs and a stat of the node say, without opening it: no ioctl,
+ * no warning. */
+void fb_view_load_sysfs(struct fb_view *v, const struct fb_device *dev,
+			const char *devdir);
 /* One warning for all of denied's nodes, naming their owner, group and
  * mode; nothing when there are none. */
 void fb_view_denied_say(const struct fb_view_denied *denied);

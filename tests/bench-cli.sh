@@ -41,9 +41,9 @@ expect_eq "bench --help names the strategies" "$(echo $strategies | wc -w)" 15
 for st in $strategies; do
 	run 1 "no framebuffer to benchmark" -- bench --strategy "$st"
 done
-run 2 "invalid --duration '0'" -- bench -d 0
-run 2 "invalid --duration 'abc'" -- bench --duration abc
-run 2 "invalid --duration '1e9'" -- bench --duration 1e9
+run 2 '--duration: "0" is not a number of seconds above 0, at most 3600' -- bench -d 0
+run 2 '--duration: "abc" is not a number of seconds' -- bench --duration abc
+run 2 '--duration: "1e9" is not a number of seconds' -- bench --duration 1e9
 run 1 "no framebuffer to benchmark" -- bench
 run 1 "no framebuffer to benchmark" -- bench -J --quick
 run 4 "fb7: no such framebuffer" -d "$fixture" -- bench fb7

@@ -53,12 +53,30 @@ check "no path in getopt's message" test "$(grep -c / "$work/err")" -eq 0
 expect 2 "" "fbclassctl: unknown column \"BOGUS\"" -- list -o NAME,BOGUS
 expect 2 "" "fbclassctl: unknown column \" RES\"" -- list -o "NAME, RES"
 expect 2 "" "fbclassctl: --sort: unknown column \"NO PE\"" -- list -x "NO PE"
-# Global options before or after the command; bench's -q stays --quick.
+# Global options before or after the command; -q is --quiet in every
+# command, bench's included (its --quick has no short option).
 expect 4 "" "fbclassctl: fb9: no such framebuffer or DRM card" -- doctor -v fb9 --dev "$work"
 expect 4 "" "fbclassctl: fb9: no such framebuffer or DRM card" -- doctor fb9 -q --dev "$work"
 expect 4 "" "fbclassctl: fb9: no such framebuffer or DRM card" -- doctor fb9 --verbose --dev "$work"
 expect 2 "" "fbclassctl: unrecognized option '--bogus'" -- list --quiet --bogus
 expect 0 "Usage: fbclassctl bench" "" -- bench -q --help
+"$FBCLASSCTL" bench --help >"$work/out"
+check "bench: -q is not --quick" test "$(grep -c -- '-q, --quick' "$work/out")" -eq 0
+check "bench: --strategy is -S (-s is monitor's --subsystem)" grep -q -- '-S, --strategy LIST' "$work/out"
+# each short option means one thing in every command's --help
+for cmd in $("$FBCLASSCTL" --help | awk '/^Commands:/{on=1; next} on && NF==0 {exit} on {print $1}'); do
+	"$FBCLASSCTL" "$cmd" --help | sed -n 's/^ *\(-[a-zA-Z]\), \(--[a-z-]*\).*/\1 \2/p'
+done | sort -u >"$work/shorts"
+# (but list's -n, lsblk's --noheadings, and set's -t, fbset's --timings)
+grep -vxE -- '-n --noheadings|-t --timings' "$work/shorts" >"$work/shorts1"
+check "every short option has one long name across commands" \
+	test "$(cut -d' ' -f1 "$work/shorts1" | uniq -d | wc -l)" -eq 0
+check "-n is --dry-run" grep -qxF -- '-n --dry-run' "$work/shorts1"
+check "... and the check read some" test "$(wc -l <"$work/shorts")" -ge 10
+# durations: one error, the value and the range
+expect 2 "" 'fbclassctl: --duration: "0" is not a number of seconds above 0, at most 3600' -- bench -d 0
+expect 2 "" 'fbclassctl: --timeout: "soon" is not a number of seconds from 0 to 3600' -- wait -t soon fb9
+expect 2 "" 'fbclassctl: --settle: "-1" is not a number of seconds from 0 to 3600' -- coldplug --settle -1 --dev "$work"
 # --quiet silences a warning given after the command as before it.
 "$FBCLASSCTL" -q list --dev "$work/none" >/dev/null 2>"$work/err1"
 "$FBCLASSCTL" list -q --dev "$work/none" >/dev/null 2>"$work/err2"
@@ -73,6 +91,23 @@ done
 : >"$work/empty.conf"
 expect 0 "" "" -- coldplug -n --dev "$work" --config "$work/empty.conf"
 expect 0 "" "" -- hotplug -n --dev "$work" --config "$work/empty.conf"
+# --check-config stops after the rules: an option it would drop is refused
+expect 2 "" "fbclassctl: coldplug: --check-config checks the rules file only; it takes no --dry-run" -- \
+	coldplug --dry-run --check-config --dev "$work" --config "$work/empty.conf"
+# hotplug run by hand, with no event: said, not silent
+env -i "$FBCLASSCTL" hotplug --dev "$work" --config "$work/empty.conf" >"$work/out" 2>"$work/err"
+check "hotplug with an empty environment: exit 0" test $? -eq 0
+check "hotplug with an empty environment says there is no uevent" \
+	grep -qF "fbclassctl: no uevent in the environment (ACTION, SUBSYSTEM and DEVPATH are unset): nothing done" "$work/err"
+# monitor says what it listens to, on stderr, as udevadm monitor does
+timeout -s INT 2 "$FBCLASSCTL" monitor -s graphics >"$work/out" 2>"$work/err"
+if grep -q "cannot" "$work/err"; then
+	skip_part "monitor's banner" "no uevent socket here: $(head -n1 "$work/err")"
+else
+	check "monitor: a banner on stderr" \
+		grep -qxF "fbclassctl: monitor: listening for kernel uevents of graphics; SIGINT (Ctrl-C) stops" "$work/err"
+	check "monitor: stdout holds the events only" test ! -s "$work/out"
+fi
 expect 2 "" "mutually exclusive" -- list -J -P
 expect 2 "" "mutually exclusive" -- list -r -P
 expect 2 "" "mutually exclusive" -- info -J --fbset
@@ -107,10 +142,11 @@ expect 2 "" 'fbclassctl: pattern "solid:#12345z": bad colour: #RRGGBB takes hex 
 	-- pattern fb9 'solid:#12345z'
 expect 2 "" 'fbclassctl: pattern "solid:pink": unknown colour' \
 	-- pattern fb9 solid:pink
-expect 2 "" 'fbclassctl: --keep and --seconds exclude each other' -- pattern --keep -s 1 fb9
-expect 2 "" 'fbclassctl: --seconds: "soon" is not a number of seconds' -- pattern -s soon fb9
+expect 2 "" 'fbclassctl: --keep and --duration exclude each other' -- pattern --keep -d 1 fb9
+expect 2 "" 'fbclassctl: --duration: "soon" is not a number of seconds from 0 to 3600' -- pattern -d soon fb9
+expect 2 "" 'fbclassctl: --duration: "soon" is not a number of seconds from 0 to 3600' -- pattern --seconds soon fb9
 expect 2 "" 'fbclassctl: expected DEVICE and an optional pattern NAME' -- pattern fb0 bars extra
-expect 4 "" "fb9: no such framebuffer" -- pattern fb9 'solid:#FF8000' -s 0
+expect 4 "" "fb9: no such framebuffer" -- pattern fb9 'solid:#FF8000' -d 0
 expect 0 "Usage: fbclassctl pattern" "" -- pattern --help
 # set: a bad request or fb.modes is a usage error before any device is read.
 printf 'mode "x"\n  geometry 800 600 800 600 16\n  timings 1 2 3\nendmode\n' >"$work/bad.modes"

@@ -200,12 +200,12 @@ value_checks() {
 	local want s bad='' n=0
 	want=$("$FBCLASSCTL" bench --help | sed -n '/--strategy/,/-J, --json/p' | sed '1d;$d' |
 		tr -s ' ' '\n' | sed '/^$/d' | sort | tr '\n' ' ')
-	expect_eq "complete 'fbclassctl bench -s ': the strategies of --help" \
-		"$(offer 'fbclassctl bench -s ' | tr '\n' ' ')" "$want"
-	offers "fbclassctl bench -s sh" shadow
+	expect_eq "complete 'fbclassctl bench -S ': the strategies of --help" \
+		"$(offer 'fbclassctl bench -S ' | tr '\n' ' ')" "$want"
+	offers "fbclassctl bench -S sh" shadow
 	offers "fbclassctl bench --strategy memcpy,avx2" memcpy,avx2 memcpy,avx2-nt
 	offers "fbclassctl bench --strategy=memcpy,sh" --strategy=memcpy,shadow
-	for s in $(offer 'fbclassctl bench -s '); do
+	for s in $(offer 'fbclassctl bench -S '); do
 		n=$((n + 1))
 		"$FBCLASSCTL" bench --strategy "$s" --help >/dev/null 2>&1 || bad="$bad $s"
 	done
@@ -258,7 +258,7 @@ device_checks() {
 	offers "fbclassctl snap card" card0-Virtual-1 card1-Virtual-2
 	offers "fbclassctl pattern fb0 " bars checker grid ramp solid:black solid:blue \
 		solid:green solid:red solid:white text
-	offers "fbclassctl pattern -s 3 fb0 r" ramp
+	offers "fbclassctl pattern -d 3 fb0 r" ramp
 	offers "fbclassctl pattern fb0 solid:b" solid:black solid:blue
 	offers "fbclassctl pattern fb0 bars "
 	# which commands take devices: as their usage line says
@@ -303,7 +303,7 @@ if [ -r "$pkgcomp" ]; then
 	offers "fbclassctl monitor -" --help --json --subsystem -J -h -s
 	offers "fbclassctl list -o NAME,MAJ:" NAME,MAJ:MIN
 	offers "fbclassctl list --output=+NA" --output=+NAME
-	offers "fbclassctl bench -s sh" shadow
+	offers "fbclassctl bench -S sh" shadow
 	file_checks
 	unset WITH_PKG
 else

@@ -78,7 +78,7 @@ for t in "${fixtures[@]}"; do
 	valid holders "$work/out" "$n: holders -J"
 	um doctor -J --dev "$work/dev" --proc "$work/proc" --boot "$work/boot"
 	valid doctor "$work/out" "$n: doctor -J"
-	um bench -J -q --dev "$work/dev"
+	um bench -J --quick --dev "$work/dev"
 	valid bench "$work/out" "$n: bench -J (a device it cannot open is an error entry)"
 done
 t=$top_srcdir/tests/fixtures/captured/drm-bochs.umockdev

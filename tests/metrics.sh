@@ -115,8 +115,8 @@ has_line "drm-bochs: 15 modes" "fbclassctl_connector_modes{$c} 15"
 has_line "drm-bochs: EDID valid" "fbclassctl_connector_edid_valid{$c} 1"
 has_line "drm-bochs: the monitor" \
 	"fbclassctl_connector_monitor_info{$c,vendor=\"RHT\",product=\"0x1234\",serial=\"\",name=\"QEMU Monitor\"} 1"
-has_line "drm-bochs: fb0's kind and driver" \
-	'fbclassctl_fb_info{fb="fb0",id="bochs-drmdrmfb",kind="drm",driver="bochs-drm",format="",mode=""} 1'
+has_line "drm-bochs: fb0's kind, driver, and mode from sysfs's one line of modes" \
+	'fbclassctl_fb_info{fb="fb0",id="bochs-drmdrmfb",kind="drm",driver="bochs-drm",format="",mode="1280x800"} 1'
 has_line "drm-bochs: no node in an empty dev dir" "fbclassctl_fb_node_correct{fb=\"fb0\",node=\"$work/dev/fb0\"} 0"
 has_line "drm-bochs: doctor counts the missing node" 'fbclassctl_doctor_problems{check="node"} 1'
 has_line "drm-bochs: one framebuffer" "fbclassctl_framebuffers 1"

@@ -38,7 +38,7 @@ expect_eq "hotplug --load-modules exits 2" \
 check "hotplug --load-modules is for coldplug only" \
 	grep -qF "hotplug: option --load-modules is for coldplug only" "$work/out"
 expect_eq "--settle x exits 2" "$(run "$work/out" "$FBCLASSCTL" coldplug --settle x)" 2
-check "--settle x is named" grep -qF -- '--settle: invalid number of seconds "x"' "$work/out"
+check "--settle x is named, with the range" grep -qF -- '--settle: "x" is not a number of seconds from 0 to 3600' "$work/out"
 expect_eq "--settle -1 exits 2" "$(run "$work/out" "$FBCLASSCTL" coldplug --settle -1)" 2
 check "both commands are in fbclassctl --help" \
 	sh -c '"$1" --help | grep -q "^  coldplug " && "$1" --help | grep -q "^  hotplug "' sh "$FBCLASSCTL"

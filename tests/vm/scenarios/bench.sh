@@ -156,7 +156,7 @@ auto_check() {
 	_wrong=
 	if [ -n "$_ops" ]; then
 		# once for them all: auto and those strategies alone, 2 s
-		fbclassctl bench -d 2 -J -s "auto$_others" "$2" >/tmp/again.json 2>/dev/null
+		fbclassctl bench -d 2 -J -S "auto$_others" "$2" >/tmp/again.json 2>/dev/null
 		auto_over_best /tmp/again.json >/tmp/again.tsv
 		t_diag "$1: again, auto and ${_others#,} alone:"
 		t_diag_stdin </tmp/again.tsv
@@ -238,7 +238,7 @@ scenario() {
 	# pixman draws 8, 16 and 32 bpp only: named alone at 24, an error
 	# before anything is drawn
 	_before=$(fb_md5 fb1)
-	fbclassctl bench --quick -s pixman fb1 >/dev/null 2>/tmp/pixman.err
+	fbclassctl bench --quick -S pixman fb1 >/dev/null 2>/tmp/pixman.err
 	t_is "$?" 2 "vfb 24bpp: -s pixman exits 2"
 	t_check "vfb 24bpp: -s pixman says why" \
 		grep -q "fb1: strategy pixman does not apply: " /tmp/pixman.err
@@ -256,7 +256,7 @@ scenario() {
 	fbtool scribble /dev/fb1 /tmp/scribbling &
 	_drawer=$!
 	t_check "fbtool scribbles on fb1" sysfs_wait /tmp/scribbling 10
-	fbclassctl bench -q -J fb1 >/tmp/drawn.json 2>/tmp/drawn.err
+	fbclassctl bench --quick -J fb1 >/tmp/drawn.json 2>/tmp/drawn.err
 	_rc=$?
 	kill "$_drawer"
 	wait "$_drawer" 2>/dev/null
