@@ -113,7 +113,11 @@ remove fb1 29:1 - -" "monitor: add with driver and format read at event time, re
 	t_is "$(jq -c 'select(.name == "fb1") | [.action, ."maj:min", .present, .driver, .format, .xres, .yres]' /tmp/monitor.json)" \
 		'["add","29:1",true,"vfb","C8",640,480]
 ["remove","29:1",false,null,null,null,null]' "monitor -J: one JSON object a line"
-	t_is "$(cat /tmp/monitor.err /tmp/monitor-json.err)" "" "monitor: nothing on stderr"
+	t_is "$(grep -c '^fbclassctl: monitor: listening for kernel uevents of graphics and drm; ' \
+		/tmp/monitor.err /tmp/monitor-json.err | cut -d: -f2 | paste -sd' ' -)" "1 1" \
+		"monitor: each run says what it listens to, once, on stderr"
+	t_is "$(grep -hv '^fbclassctl: monitor: listening for kernel uevents of ' \
+		/tmp/monitor.err /tmp/monitor-json.err)" "" "monitor: nothing else on stderr"
 
 	pci=/sys/bus/pci/devices/0000:00:02.0
 	drv=$(readlink -f $pci/driver)

@@ -22,7 +22,8 @@ scenario() {
 	t_check "doctor: its fix is to boot without the parameter" \
 		jq -e '.findings[] | select(.check == "class-empty") | select(.fix | any(test("drm_kms_helper.fbdev_emulation=0")))' /tmp/doctor.json
 	fbclassctl list --drm -J >/tmp/list.json
-	t_is "$(jq -c '.framebuffers[] | [.name, ."maj:min", .kind, .driver, .reason]' /tmp/list.json)" \
+	t_is "$(jq -c '.framebuffers | length' /tmp/list.json)" 0 "list --drm -J: no framebuffer"
+	t_is "$(jq -c '.cards[] | [.name, ."maj:min", .kind, .driver, .reason]' /tmp/list.json)" \
 		"[\"card0\",\"$(cat /sys/class/drm/card0/dev)\",\"drm\",\"$(basename "$(readlink -f /sys/class/drm/card0/device/driver)")\",\"drm_kms_helper.fbdev_emulation=0\"]" \
 		"list --drm -J: card0 with its maj:min, driver and REASON"
 	t_check "list --drm: a REASON column" sh -c \
