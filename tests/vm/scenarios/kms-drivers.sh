@@ -24,6 +24,9 @@ KCMDLINE="qxl.num_heads=2"
 MODULES="qxl virtio_pci virtio-gpu vmwgfx cirrus bochs"
 GUEST_TOOLS="drm_info"
 GUEST_HELPERS="unit/kms-dump"
+# five cards, 40 reads racing an unbind: 80 s on 6.1 with the host idle,
+# so more than VM_TIMEOUT on a busy one; and a long boot starts first
+BOOT_TIMEOUT=300
 
 # card_of DRIVER: the minor of the card DRM driver DRIVER drives (debugfs'
 # name: the PCI driver of virtio-gpu's card is virtio-pci)
