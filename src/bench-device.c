@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "console.h"
 #include "display.h"
 #include "kernel-hazards.h"
 #include "log.h"
@@ -225,9 +226,8 @@ int fb_bench_console_quiet(const char *devdir, struct fb_bench_console *con)
 	int fd, mode;
 
 	con->fd = -1;
-	/* tty0, the foreground VT; a private node where devdir has none (an
-	 * initramfs's bare /dev): fbcon draws all the same. */
-	fd = fb_chrdev_open(devdir, "tty0", makedev(4, 0), O_RDWR, true, NULL);
+	/* a private node where devdir has none: fbcon draws all the same */
+	fd = fb_console_tty0_open(devdir);
 	if (fd < 0)
 		return 0; /* no virtual terminal: nobody else draws */
 	if (ioctl(fd, KDGETMODE, &mode) < 0 || mode != KD_TEXT) {

@@ -25,9 +25,7 @@ int fb_console_map_read(int fd, int map[FB_CONSOLE_MAX])
 	return 0;
 }
 
-/* tty0, the foreground VT: from devdir, else a private node (an
- * initramfs's bare /dev) */
-static int open_tty0(const char *devdir)
+int fb_console_tty0_open(const char *devdir)
 {
 	return fb_chrdev_open(devdir, "tty0", makedev(4, 0), O_RDWR, true, NULL);
 }
@@ -35,7 +33,7 @@ static int open_tty0(const char *devdir)
 int fb_console_front(const char *devdir)
 {
 	struct vt_stat st;
-	int fd = open_tty0(devdir), r;
+	int fd = fb_console_tty0_open(devdir), r;
 
 	if (fd < 0)
 		return fd;
@@ -48,7 +46,7 @@ int fb_console_front(const char *devdir)
  * its way back to text mode.  True when done. */
 static bool repaint_front(const char *devdir)
 {
-	int fd = open_tty0(devdir), mode;
+	int fd = fb_console_tty0_open(devdir), mode;
 	bool done = false;
 
 	if (fd < 0)

@@ -17,8 +17,11 @@
  * has no fbcon. */
 int fb_console_map_read(int fd, int map[FB_CONSOLE_MAX]);
 
-/* The foreground virtual console (VT_GETSTATE on tty0, from devdir or a
- * private node), or -errno. */
+/* tty0, the foreground VT, opened read-write: from devdir, else through a
+ * private node (an initramfs's bare /dev) as root.  An fd or -errno. */
+int fb_console_tty0_open(const char *devdir);
+
+/* The foreground virtual console (VT_GETSTATE on tty0), or -errno. */
 int fb_console_front(const char *devdir);
 
 /*
