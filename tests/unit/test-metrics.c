@@ -76,11 +76,14 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* The reader: reads the file again and again until told to stop; exits 0
- * when every read was one whole version, and it saw both. */
+ * when every read was one whole version, and it saw both.  The moment it
+ * has seen both it says so on seen_fd, so that the writer's loop, not the
+ * scheduler's luck, decides whether both versions were read. */
 static int reader(const char *path, const char *a, size_t alen, const char *b,
-		  size_t blen, int stop_fd)
+		  size_t blen, int stop_fd, int seen_fd)
 {
 	unsigned reads = 0, seen_a = 0, seen_b = 0;
+	bool told = false;
 
 	for (;;) {
 		char c;
@@ -102,6 +105,8 @@ static int reader(const char *path, const char *a, size_t alen, const char *b,
 			return 1;
 		}
 		free(got);
+		if (!told && seen_a && seen_b)
+			told = write(seen_fd, "y", 1) == 1;
 		if (stop)
 			break;
 	}
@@ -116,8 +121,9 @@ static void test_replace_race(void)
 	char dir[64], path[96];
 	size_t alen = 256 * 1024, blen = 1000;
 	char *a = malloc(alen), *b = malloc(blen);
-	int stop[2], status;
+	int stop[2], seen[2], status, i;
 	pid_t pid;
+	char c;
 
 	snprintf(dir, sizeof(dir), "%s/fbclassctl-metrics.XXXXXX",
 		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
@@ -128,23 +134,31 @@ static void test_replace_race(void)
 	snprintf(path, sizeof(path), "%s/fb.prom", dir);
 	ASSERT_INT_EQ(metrics_file_replace(path, a, alen), 0);
 	ASSERT_INT_EQ(pipe2(stop, O_CLOEXEC | O_NONBLOCK), 0);
+	ASSERT_INT_EQ(pipe2(seen, O_CLOEXEC | O_NONBLOCK), 0);
 	pid = fork();
 	ASSERT_TRUE(pid >= 0);
 	if (pid == 0) {
 		int rc;
 
 		close(stop[1]);
-		rc = reader(path, a, alen, b, blen, stop[0]);
+		close(seen[0]);
+		rc = reader(path, a, alen, b, blen, stop[0], seen[1]);
 		free(a); /* valgrind looks at the child too */
 		free(b);
 		_exit(rc);
 	}
 	close(stop[0]);
-	for (int i = 0; i < 1000; i++)
+	close(seen[1]);
+	/* At least 1000 replacements, and on until the reader has seen both
+	 * versions: on a loaded machine it may not run at all for a while.
+	 * The bound only keeps a broken reader from hanging the test. */
+	for (i = 0; i < 1000 || (i < 1000000 && read(seen[0], &c, 1) < 0); i++)
 		ASSERT_INT_EQ(metrics_file_replace(path, i % 2 ? a : b,
 						   i % 2 ? alen : blen),
 			      0);
+	fprintf(stderr, "# writer: %d replacements\n", i);
 	close(stop[1]);
+	close(seen[0]);
 	ASSERT_INT_EQ(waitpid(pid, &status, 0), pid);
 	ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		   "the reader saw a partial file (status %d)", status);
