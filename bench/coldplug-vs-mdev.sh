@@ -5,16 +5,22 @@
 # fresh tmpfs.  Runs alternate between the two tools; the table (median
 # [q1 q3], ratio, goal) is the VM bench's (tests/vm/bench/stats.sh).
 #
-# The tree is built once by umockdev from tests/ns/mkfixture.sh.  mdev -s
-# reads it bind-mounted over /sys.  libudev refuses a /sys that is not
-# sysfs (it checks the fs magic), so fbclassctl reads the same directory
-# through umockdev's preload library (LD_PRELOAD + UMOCKDEV_DIR, without
-# umockdev-run's one-second set-up), which adds its path-rewriting cost to
+# The tree is built once by umockdev from tests/ns/mkfixture.sh.  Both
+# tools read it bind-mounted over /sys, with no preload: coldplug reads
+# through the direct sysfs reader in every build (src/sysfs-direct.c),
+# which takes any directory tree.  Only the library readers need more:
+# libudev refuses a /sys that is not sysfs (it checks the fs magic), so
+# PRELOAD=yes runs fbclassctl under umockdev's preload library instead
+# (LD_PRELOAD + UMOCKDEV_DIR), which adds its path-rewriting cost to
 # fbclassctl's time, not to mdev's.
 #
+# Last, what the dynamic loader costs: a program that does nothing, built
+# static, dynamic with libc alone, and with each library fbclassctl names
+# in DT_NEEDED added in turn (needs cc; skipped with the reason without).
+#
 # Environment: FBCLASSCTL (binary), N (framebuffers), ROUNDS (default 30),
-# PRELOAD (default yes; no: without umockdev, --with-libsysfs builds only),
-# BUSYBOX (default: busybox, which must have mdev).
+# PRELOAD (default no), BUSYBOX (default: busybox, which must have mdev),
+# CC (default cc).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 : "${top_srcdir:=$(cd "$here/.." && pwd)}"
@@ -64,14 +70,13 @@ fresh_dev() {
 	mount -t tmpfs -o mode=0755 fbbench /dev
 	mount -t tmpfs -o mode=0755 fbbench "$work/dev"
 }
-# PRELOAD=no: run fbclassctl straight on the bind-mounted /sys, as mdev
-# runs; only a --with-libsysfs build can (libsysfs takes the first sysfs
-# of /proc/mounts, which is the /sys the tree is mounted over).
+# fbclassctl straight on the bind-mounted /sys, as mdev runs; PRELOAD=yes:
+# through umockdev's preload (what --full-scan's libudev would need).
 preload() {
-	if [ "${PRELOAD:-yes}" = no ]; then
-		"$@"
-	else
+	if [ "${PRELOAD:-no}" = yes ]; then
 		LD_PRELOAD=libumockdev-preload.so.0 UMOCKDEV_DIR=$work/testbed "$@"
+	else
+		"$@"
 	fi
 }
 fbc() { preload "$FBCLASSCTL" -q coldplug --dev "$work/dev"; }
@@ -85,6 +90,7 @@ run_one() {
 	fbclassctl) fbc ;;
 	mdev) "$BUSYBOX" mdev -s ;;
 	startup) preload "$FBCLASSCTL" --version >/dev/null ;;
+	hello-*) "$work/$1" ;;
 	scan) preload "$FBCLASSCTL" -q coldplug --dev "$work/dev" --dry-run >/dev/null ;;
 	esac
 	t1=${EPOCHREALTIME/./}
@@ -132,9 +138,52 @@ echo "coldplug of $N fbs (a generated sysfs tree), fresh tmpfs /dev, $ROUNDS run
 printf '  %-26s %-26s (%d nodes, no links)\n' "busybox mdev -s" "$(ms_iqr "$m")" "$N"
 printf '  %-26s %-26s ratio %s%s  (%d nodes, %d by-path + %d by-name links)\n' "fbclassctl ($build)" \
 	"$(ms_iqr "$f")" "$r" "${goal:+  $(goal_le "$r" "$goal")}" "$N" "$n_links" "$n_names"
-awk -v f="${f%% *}" -v s0="$s0" -v s1="$s1" -v p="${PRELOAD:-yes}" 'BEGIN {
+awk -v f="${f%% *}" -v s0="$s0" -v s1="$s1" -v p="${PRELOAD:-no}" 'BEGIN {
 	printf "where fbclassctl spends it, medians (umockdev preload: %s):\n", p
 	printf "  start-up (--version):        %7.2f ms\n", s0 / 1e3
 	printf "  + scan and plan (--dry-run): %7.2f ms\n", (s1 - s0) / 1e3
 	printf "  + apply and prune:           %7.2f ms\n", (f - s1) / 1e3
 }'
+
+# What the dynamic loader costs: "hello" (main returns 0) static, with libc
+# alone, then with each of fbclassctl's DT_NEEDED libraries added in turn
+# (--no-as-needed keeps a library nothing calls).  Same rounds, alternating.
+needed=$(LC_ALL=C objdump -p "$FBCLASSCTL" 2>/dev/null |
+	awk '$1 == "NEEDED" && $2 !~ /^(libc|ld-linux)/ { print $2 }')
+if ! command -v "${CC:-cc}" >/dev/null || ! command -v objdump >/dev/null; then
+	echo "start-up per library: skipped (needs ${CC:-cc} and objdump)"
+	exit 0
+fi
+echo 'int main(void) { return 0; }' >"$work/hello.c"
+"${CC:-cc}" -O2 -static -o "$work/hello-static" "$work/hello.c" 2>/dev/null ||
+	{ echo "start-up per library: skipped (${CC:-cc} cannot link a static program)"; exit 0; }
+"${CC:-cc}" -O2 -o "$work/hello-libc" "$work/hello.c"
+libs="" hellos="hello-static hello-libc" i=0
+for l in $needed; do
+	i=$((i + 1))
+	libs="$libs -l:$l"
+	# shellcheck disable=SC2086 # one word per library
+	"${CC:-cc}" -O2 -o "$work/hello-$i" "$work/hello.c" -Wl,--no-as-needed $libs ||
+		die "cannot link a program with $l"
+	hellos="$hellos hello-$i"
+done
+for w in $hellos; do : >"$work/$w.t"; done
+for _ in $(seq "$ROUNDS"); do
+	for w in $hellos; do run_one "$w" >>"$work/$w.t"; done
+done
+echo "start-up of a program that does nothing, medians:"
+prev=""
+i=0
+for w in $hellos; do
+	m=$(median <"$work/$w.t")
+	case $w in
+	hello-static) what="static" ;;
+	hello-libc) what="dynamic, libc alone" ;;
+	*) i=$((i + 1)); what="+ $(echo "$needed" | sed -n "${i}p")" ;;
+	esac
+	awk -v w="$what" -v m="$m" -v p="$prev" 'BEGIN {
+		printf "  %-28s %7.2f ms", w, m / 1e3
+		if (p != "") printf "  (%+.2f ms)", (m - p) / 1e3
+		printf "\n" }'
+	prev=$m
+done

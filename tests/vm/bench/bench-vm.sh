@@ -25,7 +25,7 @@
 QEMU_VGA=std
 KCMDLINE=""
 MODULES="bochs vfb"
-GUEST_HELPERS="waitnode uevent-sink timerun"
+GUEST_HELPERS="waitnode uevent-sink timerun ${NOTHING_HELPERS:-}"
 BOOT_TIMEOUT=900
 
 : "${ROUNDS:=30}"         # coldplug runs of each tool
@@ -57,6 +57,9 @@ label() {
 	sink) echo "uevent-sink" ;;
 	*_start) echo "$(label "${1%_start}") --version" ;;
 	*_plan) echo "$(label "${1%_plan}") coldplug --dry-run" ;;
+	nothing-static) echo "static" ;;
+	nothing-libc) echo "dynamic, libc alone" ;;
+	nothing-*) echo "+ $(echo "$NOTHING_LIBS" | cut -d' ' -f"${1#nothing-}")" ;;
 	esac
 }
 # builds: the builds in this initramfs; a missing one is said, with why
@@ -90,6 +93,7 @@ cold_cmd() {
 	mdevs | mdevsall) echo "busybox mdev -s" ;;
 	*_start) echo "$(build_cmd "${1%_start}") --version" ;;
 	*_plan) echo "$(build_cmd "${1%_plan}") -q coldplug --dry-run" ;;
+	nothing-*) echo "$1" ;;
 	*) echo "$(build_cmd "$1") -q coldplug" ;;
 	esac
 }
@@ -103,6 +107,26 @@ links_ok() {
 	echo $_n
 }
 
+# nothing_rows: what the dynamic loader costs here, from a program that
+# does nothing (tests/vm/bench/run.sh builds it): static, dynamic with libc
+# alone, then with each of fbclassctl's DT_NEEDED libraries in turn
+nothing_rows() {
+	[ -n "${NOTHING_HELPERS:-}" ] || {
+		t_diag "  start-up of a program that does nothing: SKIPPED: ${BENCH_NO_NOTHING:-not built}"
+		return
+	}
+	t_diag "  start-up of a program that does nothing, wall medians (the dynamic loader's cost, library by library):"
+	_prev=
+	for _t in $NOTHING_HELPERS; do
+		_m=$(median <"/tmp/cold.$_t")
+		awk -v l="$(label "$_t")" -v m="$_m" -v p="$_prev" 'BEGIN {
+			printf "#   %-26s %6.2f ms", l, m / 1e3
+			if (p != "") printf "  (%+.2f ms)", (m - p) / 1e3
+			printf "\n" }'
+		_prev=$_m
+	done
+}
+
 # cold_run NAME: one run on a fresh tmpfs /dev, timed into /tmp/cold.NAME;
 # what it made is checked (outside the timed interval) into
 # /tmp/cold.NAME.bad, a line for each run that fell short
@@ -113,7 +137,7 @@ cold_run() {
 	timerun "/tmp/cold.$1" $(cold_cmd "$1") >/tmp/cold.out 2>&1
 	_rc=$?
 	case $1 in
-	*_start | *_plan)
+	*_start | *_plan | nothing-*)
 		[ $_rc -eq 0 ] || echo "exit $_rc: $(head -c 300 /tmp/cold.out)" >>"/tmp/cold.$1.bad"
 		umount /dev
 		return
@@ -190,6 +214,7 @@ bench_coldplug() {
 
 	COLD_TOOLS="mdevs mdevsall $BUILDS"
 	for _b in $BUILDS; do COLD_TOOLS="$COLD_TOOLS ${_b}_start ${_b}_plan"; done
+	COLD_TOOLS="$COLD_TOOLS ${NOTHING_HELPERS:-}"
 	for _t in $COLD_TOOLS; do
 		: >"/tmp/cold.$_t.bad"
 		cold_run "$_t" # a first run to warm the caches, not counted
@@ -214,9 +239,11 @@ bench_coldplug() {
 			printf "#   %-26s start-up %6.2f ms, + scan and plan %6.2f ms, + apply %6.2f ms\n",
 				l, s / 1e3, (p - s) / 1e3, (a - p) / 1e3 }'
 	done
+	nothing_rows
 	for _t in $COLD_TOOLS; do
 		_bad=$(wc -l <"/tmp/cold.$_t.bad")
 		case $_t in
+		nothing-*) _what="of $(label "$_t") exited 0" ;;
 		mdev*) _what="made the $FB_N nodes" ;;
 		*_start) _what="of --version exited 0" ;;
 		*_plan) _what="of coldplug --dry-run exited 0" ;;

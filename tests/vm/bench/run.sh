@@ -77,6 +77,42 @@ for var in FBCLASSCTL FBCLASSCTL_SYSFS FBCLASSCTL_STATIC; do
 	echo "bench-vm: $var=${!var}: $size kB, stripped $stripped"
 done
 
+# What the dynamic loader costs in the guest: a program that does nothing,
+# static, dynamic with libc alone, and with each library fbclassctl names
+# in DT_NEEDED added in turn (--no-as-needed keeps a library nothing calls),
+# packed as guest helpers beside fbclassctl's own.
+nothing_helpers=
+nothing_libs=
+why_nothing=
+build_nothing() {
+	local dir cc=${CC:-cc} i=0 libs="" l
+	dir=$(dirname "$FBCLASSCTL")/tests/vm/guest
+	command -v objdump >/dev/null || { why_nothing="objdump not found (binutils)"; return; }
+	nothing_libs=$(LC_ALL=C objdump -p "$FBCLASSCTL" |
+		awk '$1 == "NEEDED" && $2 !~ /^(libc|ld-linux)/ { printf "%s ", $2 }')
+	echo 'int main(void) { return 0; }' >"$work/nothing.c"
+	mkdir -p "$dir"
+	if ! "$cc" -O2 -static -o "$dir/nothing-static" "$work/nothing.c" ||
+		! "$cc" -O2 -o "$dir/nothing-libc" "$work/nothing.c"; then
+		why_nothing="$cc cannot build a static and a dynamic program"
+		return
+	fi
+	nothing_helpers="nothing-static nothing-libc"
+	for l in $nothing_libs; do
+		i=$((i + 1))
+		libs="$libs -l:$l"
+		# shellcheck disable=SC2086 # a word a library
+		"$cc" -O2 -o "$dir/nothing-$i" "$work/nothing.c" -Wl,--no-as-needed $libs || {
+			why_nothing="$cc cannot link a program with $l"
+			nothing_helpers=
+			return
+		}
+		nothing_helpers="$nothing_helpers nothing-$i"
+	done
+}
+build_nothing
+[ -z "$why_nothing" ] || say "the loader's cost: SKIPPED: $why_nothing"
+
 series=$(vm_kernel_series) || exit 2
 rc=0
 for s in $series; do
@@ -105,6 +141,9 @@ for s in $series; do
 		echo "BENCH_NO_FBFAKE=$(shq "$no_fbfake")"
 		echo "BENCH_NO_SYSFS=$(shq "$why_FBCLASSCTL_SYSFS")"
 		echo "BENCH_NO_STATIC=$(shq "$why_FBCLASSCTL_STATIC")"
+		echo "NOTHING_HELPERS=$(shq "$nothing_helpers")"
+		echo "NOTHING_LIBS=$(shq "$nothing_libs")"
+		echo "BENCH_NO_NOTHING=$(shq "$why_nothing")"
 		cat "$here/stats.sh" "$here/bench-vm.sh"
 	} >"$scen"
 	# one boot at a time: two guests on two cores would time each other
