@@ -1,19 +1,73 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The sysfs seam (src/sysfs.h) through libudev: the default.
+ *
+ * libudev is dlopen()ed on first use, as libkmod is (src/dlopen.h): only
+ * list, info, doctor and --full-scan read sysfs through it.  Linked, it was
+ * loaded into every run, coldplug and the daemon included, which read
+ * through the direct reader (src/sysfs-direct.c): in the VM under TCG its
+ * loading was 10 ms of the default build's 46 ms start-up, against 123 ms
+ * for all of busybox mdev -s (make bench-vm, docs/benchmarks.md).
  */
 #include <errno.h>
 #include <libudev.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dlopen.h"
 #include "log.h"
 #include "macro.h"
 #include "strutil.h"
 #include "sysfs-file.h"
 #include "sysfs-reader.h"
 
-const char fb_sysfs_backend_name[] = "libudev";
+#define LIBUDEV_SONAME "libudev.so.1"
+
+const char fb_sysfs_backend_name[] = "dlopen " LIBUDEV_SONAME;
+FB_DLOPEN_NOTE(udev, "udev", "read sysfs for list, info, doctor and coldplug --full-scan",
+	       "required", LIBUDEV_SONAME);
+
+#define LIBUDEV_SYMBOLS(X)                    \
+	X(udev_new)                           \
+	X(udev_unref)                         \
+	X(udev_enumerate_new)                 \
+	X(udev_enumerate_unref)               \
+	X(udev_enumerate_add_match_subsystem) \
+	X(udev_enumerate_scan_devices)        \
+	X(udev_enumerate_get_list_entry)      \
+	X(udev_list_entry_get_next)           \
+	X(udev_list_entry_get_name)           \
+	X(udev_device_new_from_syspath)       \
+	X(udev_device_unref)                  \
+	X(udev_device_get_parent)             \
+	X(udev_device_get_subsystem)          \
+	X(udev_device_get_sysname)            \
+	X(udev_device_get_syspath)            \
+	X(udev_device_get_driver)             \
+	X(udev_device_get_property_value)     \
+	X(udev_device_get_sysattr_value)      \
+	X(udev_device_get_sysattr_list_entry)
+
+static struct {
+#define LIBUDEV_FIELD(f) typeof(f) *f;
+	LIBUDEV_SYMBOLS(LIBUDEV_FIELD)
+#undef LIBUDEV_FIELD
+} sym;
+
+/* libudev.h's udev_list_entry_foreach, through the loaded symbols */
+#define list_foreach(entry, first) \
+	for (entry = first; entry; entry = sym.udev_list_entry_get_next(entry))
+
+static int libudev_open(void)
+{
+#define LIBUDEV_DLSYM(f) FB_DLSYM(f, sym.f),
+	static const struct fb_dlsym syms[] = { LIBUDEV_SYMBOLS(LIBUDEV_DLSYM) };
+#undef LIBUDEV_DLSYM
+	static int state = FB_DL_UNTRIED;
+
+	return fb_dlopen_many(&state, LOG_ERR, NULL, LIBUDEV_SONAME, "libudev1", syms,
+			      ARRAY_SIZE(syms));
+}
 
 struct udev_sysfs {
 	struct fb_sysfs base;
@@ -48,15 +102,19 @@ static struct udev_device *to_ud(struct fb_sysfs_dev *d)
 int fb_sysfs_library_new(struct fb_sysfs **out, const char *subsystem)
 {
 	struct udev_sysfs *s;
+	int r;
 
 	if (strlen(subsystem) >= sizeof(s->subsystem))
 		return -EINVAL;
+	r = libudev_open();
+	if (r < 0)
+		return r;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	s->base.ops = &udev_sysfs_ops;
 	strcpy(s->subsystem, subsystem);
-	s->udev = udev_new();
+	s->udev = sym.udev_new();
 	if (!s->udev) {
 		free(s);
 		return -ENOMEM;
@@ -69,14 +127,14 @@ static void udev_sysfs_free(struct fb_sysfs *base)
 {
 	struct udev_sysfs *s = to_udev(base);
 
-	udev_unref(s->udev);
+	sym.udev_unref(s->udev);
 	free(s);
 }
 
 static int udev_sysfs_class_list(struct fb_sysfs *base, char ***syspaths, size_t *n)
 {
 	struct udev_sysfs *s = to_udev(base);
-	struct udev_enumerate *e = udev_enumerate_new(s->udev);
+	struct udev_enumerate *e = sym.udev_enumerate_new(s->udev);
 	struct udev_list_entry *entry;
 	size_t cap = 0;
 	int r;
@@ -85,16 +143,17 @@ static int udev_sysfs_class_list(struct fb_sysfs *base, char ***syspaths, size_t
 	*n = 0;
 	if (!e)
 		return -ENOMEM;
-	r = udev_enumerate_add_match_subsystem(e, s->subsystem);
+	r = sym.udev_enumerate_add_match_subsystem(e, s->subsystem);
 	if (r >= 0)
-		r = udev_enumerate_scan_devices(e);
-	udev_list_entry_foreach(entry, r < 0 ? NULL : udev_enumerate_get_list_entry(e))
+		r = sym.udev_enumerate_scan_devices(e);
+	list_foreach(entry, r < 0 ? NULL : sym.udev_enumerate_get_list_entry(e))
 	{
-		r = strv_push(syspaths, n, &cap, strdup(udev_list_entry_get_name(entry)));
+		r = strv_push(syspaths, n, &cap,
+			      strdup(sym.udev_list_entry_get_name(entry)));
 		if (r < 0)
 			break;
 	}
-	udev_enumerate_unref(e);
+	sym.udev_enumerate_unref(e);
 	if (r < 0) {
 		strv_free(*syspaths, *n);
 		*syspaths = NULL;
@@ -108,24 +167,24 @@ static int udev_sysfs_dev_open(struct fb_sysfs *base, const char *syspath,
 			       struct fb_sysfs_dev **out)
 {
 	struct udev_sysfs *s = to_udev(base);
-	struct udev_device *ud = udev_device_new_from_syspath(s->udev, syspath);
+	struct udev_device *ud = sym.udev_device_new_from_syspath(s->udev, syspath);
 	struct udev_sysfs_dev *d;
 
 	if (!ud)
 		return errno == ENOMEM ? -ENOMEM : -ENODEV;
-	if (!streq_ptr(udev_device_get_subsystem(ud), s->subsystem) ||
-	    !udev_device_get_sysname(ud)) {
-		udev_device_unref(ud);
+	if (!streq_ptr(sym.udev_device_get_subsystem(ud), s->subsystem) ||
+	    !sym.udev_device_get_sysname(ud)) {
+		sym.udev_device_unref(ud);
 		return -ENODEV;
 	}
 	d = calloc(1, sizeof(*d));
 	if (!d) {
-		udev_device_unref(ud);
+		sym.udev_device_unref(ud);
 		return -ENOMEM;
 	}
 	d->base.ops = &udev_sysfs_ops;
-	d->base.syspath = udev_device_get_syspath(ud);
-	d->base.sysname = udev_device_get_sysname(ud);
+	d->base.syspath = sym.udev_device_get_syspath(ud);
+	d->base.sysname = sym.udev_device_get_sysname(ud);
 	d->ud = ud;
 	*out = &d->base;
 	return 0;
@@ -136,13 +195,13 @@ static void udev_sysfs_dev_close(struct fb_sysfs_dev *base)
 	struct udev_sysfs_dev *d =
 		fb_sysfs_container_of(base, struct udev_sysfs_dev, base);
 
-	udev_device_unref(d->ud);
+	sym.udev_device_unref(d->ud);
 	free(d);
 }
 
 static char *udev_sysfs_dev_attr(struct fb_sysfs_dev *d, const char *name)
 {
-	const char *v = udev_device_get_sysattr_value(to_ud(d), name);
+	const char *v = sym.udev_device_get_sysattr_value(to_ud(d), name);
 
 	if (!v) {
 		errno = 0;
@@ -159,9 +218,9 @@ static int udev_sysfs_dev_attr_names(struct fb_sysfs_dev *d, char ***names, size
 
 	*names = NULL;
 	*n = 0;
-	udev_list_entry_foreach(e, udev_device_get_sysattr_list_entry(to_ud(d)))
+	list_foreach(e, sym.udev_device_get_sysattr_list_entry(to_ud(d)))
 	{
-		r = strv_push(names, n, &cap, strdup(udev_list_entry_get_name(e)));
+		r = strv_push(names, n, &cap, strdup(sym.udev_list_entry_get_name(e)));
 		if (r < 0) {
 			strv_free(*names, *n);
 			*names = NULL;
@@ -174,14 +233,14 @@ static int udev_sysfs_dev_attr_names(struct fb_sysfs_dev *d, char ***names, size
 
 static int copy_parent(struct udev_device *p, struct fb_parent *fp)
 {
-	const char *modalias = udev_device_get_property_value(p, "MODALIAS");
+	const char *modalias = sym.udev_device_get_property_value(p, "MODALIAS");
 
 	if (!modalias)
-		modalias = udev_device_get_sysattr_value(p, "modalias");
-	fp->syspath = strdup(udev_device_get_syspath(p));
-	fp->sysname = strdup(udev_device_get_sysname(p));
-	fp->subsystem = strdup_or_null(udev_device_get_subsystem(p));
-	fp->driver = strdup_or_null(udev_device_get_driver(p));
+		modalias = sym.udev_device_get_sysattr_value(p, "modalias");
+	fp->syspath = strdup(sym.udev_device_get_syspath(p));
+	fp->sysname = strdup(sym.udev_device_get_sysname(p));
+	fp->subsystem = strdup_or_null(sym.udev_device_get_subsystem(p));
+	fp->driver = strdup_or_null(sym.udev_device_get_driver(p));
 	fp->modalias = modalias ? fb_strip_newlines_dup(modalias) : NULL;
 	fp->module = NULL;
 	return fp->syspath && fp->sysname ? 0 : -ENOMEM;
@@ -194,14 +253,16 @@ static int udev_sysfs_dev_parents(struct fb_sysfs_dev *d, struct fb_parent **par
 	size_t count = 0;
 	int r;
 
-	for (p = udev_device_get_parent(to_ud(d)); p; p = udev_device_get_parent(p))
+	for (p = sym.udev_device_get_parent(to_ud(d)); p;
+	     p = sym.udev_device_get_parent(p))
 		count++;
 	if (!count)
 		return 0;
 	*parents = calloc(count, sizeof(**parents));
 	if (!*parents)
 		return -ENOMEM;
-	for (p = udev_device_get_parent(to_ud(d)); p; p = udev_device_get_parent(p)) {
+	for (p = sym.udev_device_get_parent(to_ud(d)); p;
+	     p = sym.udev_device_get_parent(p)) {
 		/* Counted even when a copy fails: the caller frees what is there. */
 		r = copy_parent(p, &(*parents)[(*n)++]);
 		if (r < 0)
@@ -224,68 +285,74 @@ static const struct fb_sysfs_ops udev_sysfs_ops = {
 int fb_sysfs_for_each_unbound(const char *const *subsystems, size_t n,
 			      fb_sysfs_unbound_fn fn, void *userdata)
 {
-	struct udev *udev = udev_new();
+	struct udev *udev;
 	struct udev_enumerate *en = NULL;
 	struct udev_list_entry *e;
-	int ret;
+	int ret = libudev_open();
 
+	if (ret < 0)
+		return ret;
+	udev = sym.udev_new();
 	if (!udev) {
 		ERR("cannot start libudev");
 		return -ENOMEM;
 	}
-	en = udev_enumerate_new(udev);
+	en = sym.udev_enumerate_new(udev);
 	if (!en) {
 		ret = -ENOMEM;
 		goto finish;
 	}
 	for (size_t i = 0; i < n; i++)
-		udev_enumerate_add_match_subsystem(en, subsystems[i]);
-	ret = udev_enumerate_scan_devices(en);
+		sym.udev_enumerate_add_match_subsystem(en, subsystems[i]);
+	ret = sym.udev_enumerate_scan_devices(en);
 	if (ret < 0) {
 		ERR("cannot enumerate the bus devices: %s", strerror(-ret));
 		goto finish;
 	}
-	udev_list_entry_foreach(e, udev_enumerate_get_list_entry(en))
+	list_foreach(e, sym.udev_enumerate_get_list_entry(en))
 	{
-		const char *syspath = udev_list_entry_get_name(e);
-		struct udev_device *d = udev_device_new_from_syspath(udev, syspath);
+		const char *syspath = sym.udev_list_entry_get_name(e);
+		struct udev_device *d = sym.udev_device_new_from_syspath(udev, syspath);
 		const char *alias;
 
 		if (!d)
 			continue; /* gone since the enumeration */
-		alias = udev_device_get_sysattr_value(d, "modalias");
-		if (alias && *alias && !udev_device_get_driver(d))
+		alias = sym.udev_device_get_sysattr_value(d, "modalias");
+		if (alias && *alias && !sym.udev_device_get_driver(d))
 			fn(syspath, alias, userdata);
-		udev_device_unref(d);
+		sym.udev_device_unref(d);
 	}
 	ret = 0;
 finish:
-	udev_enumerate_unref(en);
-	udev_unref(udev);
+	sym.udev_enumerate_unref(en);
+	sym.udev_unref(udev);
 	return ret;
 }
 
 char *fb_sysfs_unbound_modalias(const char *syspath)
 {
-	struct udev *udev = udev_new();
+	struct udev *udev;
 	struct udev_device *d;
 	const char *alias;
 	char *ret = NULL;
 
+	if (libudev_open() < 0)
+		return NULL;
+	udev = sym.udev_new();
 	if (!udev) {
 		ERR("cannot start libudev");
 		return NULL;
 	}
-	d = udev_device_new_from_syspath(udev, syspath);
+	d = sym.udev_device_new_from_syspath(udev, syspath);
 	if (!d) {
 		DBG("%s: gone before its driver could be looked up", syspath);
 		goto finish;
 	}
-	alias = udev_device_get_sysattr_value(d, "modalias");
-	if (alias && *alias && !udev_device_get_driver(d))
+	alias = sym.udev_device_get_sysattr_value(d, "modalias");
+	if (alias && *alias && !sym.udev_device_get_driver(d))
 		ret = strdup(alias);
 finish:
-	udev_device_unref(d);
-	udev_unref(udev);
+	sym.udev_device_unref(d);
+	sym.udev_unref(udev);
 	return ret;
 }

@@ -34,7 +34,7 @@ expect() {
 
 expect 0 "Usage: fbclassctl [options] COMMAND" "" -- --help
 expect 0 "fbclassctl 0.1" "" -- --version
-expect 0 "sysfs: lib" "" -- --version
+expect 0 "sysfs: " "" -- --version
 expect 0 "uevents: " "" -- --version
 expect 0 "table: " "" -- --version
 expect 2 "" "fbclassctl: missing command" --
