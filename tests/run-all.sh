@@ -71,6 +71,16 @@ fi
 step "bootstrap"
 ./autogen.sh
 
+# What the VM step downloads, fetched while the steps before it keep the
+# CPUs busy: both kernels and the systemd tier's Debian 12 root (each
+# cached under a lock, where the VM step finds it).  Not a step of its own:
+# a failure here is only said, and the VM step tries again and says why.
+step "vm downloads: the kernels and the Debian root, in the background"
+prefetch_log=$(mktemp)
+(bash tests/vm/kernel.sh 6.1 >/dev/null && bash tests/vm/kernel.sh 6.12 >/dev/null &&
+	bash tests/vm/systemd/rootfs.sh bookworm >/dev/null) >"$prefetch_log" 2>&1 &
+prefetch_pid=$!
+
 step "build (warnings are errors)"
 mkdir -p _build
 (cd _build && { [ -f Makefile ] || ../configure --enable-werror; } && make -j"$jobs")
@@ -104,6 +114,13 @@ mkdir -p _build-static
 # both share the same slots (tests/vm/lib-vm.sh), so neither CPU idles
 # while the other runs the tier's last, longest boots.
 step "vm: the scenarios, the kernel hazards (make check-vm) and, side by side, both backends and the static build (tests/vm/backends/compare.sh) and the hostile catalogue's vm tier"
+prefetch_rc=0
+wait "$prefetch_pid" || prefetch_rc=$?
+if [ "$prefetch_rc" != 0 ]; then
+	echo "vm downloads: exit $prefetch_rc (the VM step tries again):"
+	tail -n 5 "$prefetch_log"
+fi
+rm -f "$prefetch_log"
 (cd _build && make -j"$jobs" vm-guest-helpers)
 compare_log=$(mktemp)
 (cd _build && FBCLASSCTL="$top/_build/fbclassctl" FBCLASSCTL_SYSFS="$top/_build-sysfs/fbclassctl" \
