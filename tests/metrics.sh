@@ -207,6 +207,13 @@ else
 	has_line "console: CRTC 36, drm_info's CRTC_ID" "fbclassctl_connector_crtc{$c} 36"
 	has_line "console: the mode 1280x800 at 74.99 Hz" \
 		"fbclassctl_connector_mode_info{$c,mode=\"1280x800@74.99\",width=\"1280\",height=\"800\",refresh=\"74.99\"} 1"
+	# the man page lists every family metrics prints (.B NAME or NAME{...})
+	undocumented=
+	for fam in $(sed -n 's/^# TYPE \([a-z_]*\) .*/\1/p' "$work/out"); do
+		grep -qE "^\.B $fam(\{.*\})?\$" "$top_srcdir/man/fbclassctl.8" ||
+			undocumented="$undocumented $fam"
+	done
+	expect_eq "man/fbclassctl.8 documents every metric family" "${undocumented# }" ""
 	kms bochs-6.12-modetest
 	promtool_ok "modetest: promtool check metrics" "$work/out"
 	has_line "modetest: fb0 is not shown (modetest's FB is)" 'fbclassctl_fb_shown{fb="fb0"} 0'
