@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "daemon-reload.h"
@@ -262,18 +263,51 @@ static int monitor_open(struct fb_monitor **monp, bool buses, unsigned buffer_si
 			       buffer_size);
 }
 
-/* --metrics FILE: written at start, on reload and after a batch that held
- * a graphics or drm event.  A failure was reported; the next event tries
- * again. */
+/*
+ * --metrics FILE: written at start, on reload and after a batch that held
+ * a graphics or drm event, by a child.  metrics reads each card's KMS
+ * state, and that dlopen()s libdrm (src/kms-libdrm.c); done in here, the
+ * daemon would keep libdrm mapped, and what the scan allocated, for as
+ * long as it runs.  A fork that calls the library and _exit()s (no stdio
+ * flushed twice) leaves nothing behind: no exec, so no program to find
+ * on disk and no options to pass on, and a test program linking the
+ * library runs it too.  The daemon waits for it, as it waited for the write
+ * before: the file is there before READY=1, one write at a time, and a
+ * connector's change is in it once the batch is handled.  A failure was
+ * reported (by the child); the next event tries again.
+ */
 static void write_metrics(struct daemon *d)
 {
 	const struct metrics_opts mo = { .devdir = d->o->nm.devdir,
 					 .proc_dir = "/proc",
 					 .boot_dir = "/boot" };
+	sigset_t none;
+	pid_t pid;
+	int status;
 
 	d->metrics_dirty = false;
-	if (d->o->metrics)
-		metrics_write_file(d->o->metrics, &mo);
+	if (!d->o->metrics)
+		return;
+	pid = fork();
+	if (pid < 0) {
+		log_errno(-errno, "%s: cannot fork the metrics writer: %m", d->o->metrics);
+		return;
+	}
+	if (pid == 0) {
+		/* the daemon's signals are its signalfd's: SIGTERM ends this one */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		_exit(metrics_write_file(d->o->metrics, &mo) < 0 ? 1 : 0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			log_errno(-errno, "%s: the metrics writer (pid %d): %m",
+				  d->o->metrics, (int)pid);
+			return;
+		}
+	if (WIFSIGNALED(status))
+		ERR("%s: the metrics writer (pid %d) was killed by %s", d->o->metrics,
+		    (int)pid, strsignal(WTERMSIG(status)));
 }
 
 /* A full coldplug: at start, after lost events, on SIGHUP.  What failed

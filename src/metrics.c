@@ -15,6 +15,7 @@
 #include "log.h"
 #include "macro.h"
 #include "metrics.h"
+#include "scanout.h"
 #include "strutil.h"
 #include "view.h"
 
@@ -70,8 +71,32 @@ struct metrics_data {
 	struct fb_device_list fbs;
 	struct drm_list drm;
 	struct fb_view *views; /* one per fbs.devices[] */
+	struct scanout_card *kms; /* one per drm.cards[] (NULL when out of memory) */
 	struct doctor_report rep;
 };
+
+/* Each card's KMS state, through the join list --connectors uses. */
+static void collect_kms(struct metrics_data *m, const struct metrics_opts *o)
+{
+	m->kms = calloc(m->drm.n + 1, sizeof(*m->kms));
+	for (size_t i = 0; m->kms && i < m->drm.n; i++) {
+		const struct drm_card *card = &m->drm.cards[i];
+
+		(o->read_card ? o->read_card
+			      : scanout_card_read)(&m->kms[i], card,
+						   scanout_fbdev_of(card, &m->fbs));
+	}
+}
+
+/* The read of v's card, NULL when v has none (or no memory). */
+static const struct scanout_card *fb_card(const struct metrics_data *m,
+					  const struct fb_view *v)
+{
+	for (size_t i = 0; m->kms && v->card && i < m->drm.n; i++)
+		if (&m->drm.cards[i] == v->card)
+			return &m->kms[i];
+	return NULL;
+}
 
 static void collect(struct metrics_data *m, const struct metrics_opts *o)
 {
@@ -99,12 +124,16 @@ static void collect(struct metrics_data *m, const struct metrics_opts *o)
 		fb_view_load(&m->views[i], &m->fbs.devices[i], o->devdir, false, NULL);
 		fb_view_join_display(&m->views[i], &m->drm);
 	}
+	collect_kms(m, o);
 	m->doctor_error = doctor_run(&d, &m->fbs, &m->drm, &m->rep);
 }
 
 static void data_free(struct metrics_data *m)
 {
 	doctor_report_free(&m->rep);
+	for (size_t i = 0; m->kms && i < m->drm.n; i++)
+		scanout_card_free(&m->kms[i]);
+	free(m->kms);
 	free(m->views);
 	display_list_free(&m->drm);
 	fb_device_list_free(&m->fbs);
@@ -157,6 +186,67 @@ static void print_fb_node(FILE *f, const struct metrics_data *m, const char *nam
 
 		sample(f, name, v->node.state == FB_HW_NODE_OK, "fb", v->dev->name,
 		       "node", v->node.path, LABELS_END);
+	}
+}
+
+/* Why whether v is on screen cannot be told ("" when it can). */
+static const char *shown_reason(const struct fb_view *v, const struct scanout_card *s,
+				enum kms_shown shown)
+{
+	if (shown != KMS_SHOWN_UNKNOWN)
+		return "";
+	if (v->kind != FB_KIND_DRM)
+		return "not a DRM card's fbdev emulation: KMS does not say what it shows";
+	if (!s)
+		return "its DRM card is not found";
+	if (!s->have_kms)
+		return s->reason;
+	for (size_t i = 0; i < s->kms.n_fbs; i++) {
+		if (s->kms.fbs[i].gone)
+			return "an FB shown was freed while it was read";
+		if (s->kms.fbs[i].owner.kind == KMS_OWNER_UNKNOWN)
+			return s->kms.fbs[i].owner.reason;
+	}
+	return "who made the FB shown is unknown";
+}
+
+/* 1 or 0; no sample where it cannot be told (fbclassctl_fb_shown_known
+ * says why), so that an alert on 0 never fires on "cannot tell". */
+static void print_fb_shown(FILE *f, const struct metrics_data *m, const char *name)
+{
+	for (size_t i = 0; i < m->fbs.n; i++) {
+		const struct fb_view *v = &m->views[i];
+		enum kms_shown shown = scanout_fb_shown(v, fb_card(m, v));
+
+		if (shown != KMS_SHOWN_UNKNOWN)
+			sample(f, name, shown == KMS_SHOWN_YES, "fb", v->dev->name,
+			       LABELS_END);
+	}
+}
+
+static void print_fb_shown_known(FILE *f, const struct metrics_data *m, const char *name)
+{
+	for (size_t i = 0; i < m->fbs.n; i++) {
+		const struct fb_view *v = &m->views[i];
+		const struct scanout_card *s = fb_card(m, v);
+		enum kms_shown shown = scanout_fb_shown(v, s);
+
+		sample(f, name, shown != KMS_SHOWN_UNKNOWN, "fb", v->dev->name, "reason",
+		       shown_reason(v, s, shown), LABELS_END);
+	}
+}
+
+/* Per card: could its KMS state be read (libdrm, the node, root). */
+static void print_kms_scan(FILE *f, const struct metrics_data *m, const char *name)
+{
+	for (size_t i = 0; i < m->drm.n; i++) {
+		const struct scanout_card *s = m->kms ? &m->kms[i] : NULL;
+
+		sample(f, name, s && s->have_kms, "card", m->drm.cards[i].name, "reason",
+		       !s	     ? "out of memory"
+		       : s->have_kms ? ""
+				     : s->reason,
+		       LABELS_END);
 	}
 }
 
@@ -227,6 +317,54 @@ static void print_monitor(FILE *f, const char *name, const struct drm_card *card
 	       product, "serial", serial, "name", e->name, LABELS_END);
 }
 
+/* The connector's link-status as KMS has it, a state set as status is;
+ * unknown when KMS cannot be read or the driver has no such property. */
+static void print_link_status(FILE *f, const char *name, const struct scanout_card *s,
+			      const struct drm_connector *c)
+{
+	static const char *const states[] = { "good", "bad", "unknown" };
+	const struct kms_connector *kc = scanout_connector(s, c->name);
+	const char *now = kc ? kms_link_status_name(kc->link_status) : NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(states); i++)
+		sample(f, name, strcmp(now ? now : "unknown", states[i]) == 0,
+		       CONNECTOR_LABELS(s->card, c), "link_status", states[i],
+		       LABELS_END);
+}
+
+/* The CRTC's object id (list --connectors' CRTC), 0 when none; no sample
+ * when KMS cannot tell. */
+static void print_crtc(FILE *f, const char *name, const struct scanout_card *s,
+		       const struct drm_connector *c)
+{
+	const struct kms_connector *kc = scanout_connector(s, c->name);
+	char buf[16];
+
+	if (kc)
+		sample(f, name,
+		       *scanout_crtc_cell(s, kc, buf, sizeof(buf)) ? kc->crtc_id : 0,
+		       CONNECTOR_LABELS(s->card, c), LABELS_END);
+}
+
+/* The mode of an active CRTC (list --connectors' MODE) and its parts; no
+ * sample when the connector drives none or KMS cannot tell. */
+static void print_mode(FILE *f, const char *name, const struct scanout_card *s,
+		       const struct drm_connector *c)
+{
+	const struct kms_connector *kc = scanout_connector(s, c->name);
+	const struct kms_crtc *crtc = kc ? kms_card_crtc(&s->kms, kc->crtc_id) : NULL;
+	char mode[64], width[8], height[8];
+	const char *at;
+
+	if (!crtc || !*scanout_mode_cell(s, kc, mode, sizeof(mode)))
+		return;
+	at = strchr(mode, '@');
+	snprintf(width, sizeof(width), "%u", crtc->mode.hdisplay);
+	snprintf(height, sizeof(height), "%u", crtc->mode.vdisplay);
+	sample(f, name, 1, CONNECTOR_LABELS(s->card, c), "mode", mode, "width", width,
+	       "height", height, "refresh", at ? at + 1 : "", LABELS_END);
+}
+
 /* Problems per check, every check that ran (0: it found none). */
 static void print_doctor(FILE *f, const struct metrics_data *m, const char *name)
 {
@@ -253,8 +391,12 @@ struct family {
 	const char *help;
 	/* the samples of the whole family, or of one connector */
 	void (*print)(FILE *f, const struct metrics_data *m, const char *name);
-	void (*print_connector)(FILE *f, const char *name, const struct drm_card *card,
-				const struct drm_connector *c);
+	void (*print_connector)(
+		FILE *f, const char *name, const struct drm_card *card,
+		const struct drm_connector
+			*c); /* ... of one connector, from its card's KMS state */
+	void (*print_kms)(FILE *f, const char *name, const struct scanout_card *s,
+			  const struct drm_connector *c);
 };
 
 /* clang-format off */
@@ -264,15 +406,36 @@ static const struct family families[] = {
 	{ "fbclassctl_framebuffers", "Framebuffer devices in /sys/class/graphics.", print_fbs },
 	{ "fbclassctl_fb_info", "A framebuffer: id, kind (drm, firmware, fbdev, virtual), driver, pixel format and visible mode (format empty when the node could not be opened).", print_fb_info },
 	{ "fbclassctl_fb_node_correct", "Whether the framebuffer's device node exists and is its character device.", print_fb_node },
+	{ "fbclassctl_fb_shown", "Whether the framebuffer is on screen: 1 when KMS scans out the FB of this fbdev emulation (fbcon's), 0 when another program's or none; vfb is 0. No sample where it cannot be told: see fbclassctl_fb_shown_known.", print_fb_shown },
+	{ "fbclassctl_fb_shown_known", "Whether fbclassctl_fb_shown could be told for the framebuffer; reason says why not (e.g. libdrm not found, not root, a firmware fb).", print_fb_shown_known },
+	{ "fbclassctl_kms_scan_success", "Whether the DRM card's KMS state could be read (CRTCs, planes, connectors); reason says why not (libdrm not found, no node, not root).", print_kms_scan },
 	{ "fbclassctl_connector_status", "The DRM connector's status, one sample per state (1: the current one).", .print_connector = print_status },
 	{ "fbclassctl_connector_enabled", "Whether the DRM connector is enabled (driving a CRTC).", .print_connector = print_enabled },
 	{ "fbclassctl_connector_dpms", "The DRM connector's DPMS state, one sample per state (1: the current one).", .print_connector = print_dpms },
+	{ "fbclassctl_connector_link_status", "The DRM connector's link-status as KMS has it, one sample per state (1: the current one); unknown when KMS cannot be read or the driver has none.", .print_kms = print_link_status },
+	{ "fbclassctl_connector_crtc", "The object id of the CRTC the DRM connector uses, 0 when none (only where KMS can be read).", .print_kms = print_crtc },
+	{ "fbclassctl_connector_mode_info", "The mode of the active CRTC the DRM connector drives: mode as list --connectors prints it, width and height in pixels, refresh in Hz (only while one is set).", .print_kms = print_mode },
 	{ "fbclassctl_connector_modes", "Modes the DRM connector lists.", .print_connector = print_modes },
 	{ "fbclassctl_connector_edid_valid", "Whether the connector's EDID has no problem (only connectors with an EDID).", .print_connector = print_edid_valid },
 	{ "fbclassctl_connector_monitor_info", "The monitor on the connector, from its EDID: vendor, product code, serial, name.", .print_connector = print_monitor },
 	{ "fbclassctl_doctor_problems", "Problems fbclassctl doctor finds, per check.", print_doctor },
 };
 /* clang-format on */
+
+/* One family's samples for each connector of card; s is its KMS read
+ * (NULL when out of memory: KMS cannot tell). */
+static void print_card(FILE *f, const struct family *fam, const struct drm_card *card,
+		       const struct scanout_card *s)
+{
+	struct scanout_card none = { .card = card, .reason = "out of memory" };
+
+	for (size_t k = 0; k < card->n_connectors; k++) {
+		if (fam->print_kms)
+			fam->print_kms(f, fam->name, s ? s : &none, &card->connectors[k]);
+		else
+			fam->print_connector(f, fam->name, card, &card->connectors[k]);
+	}
+}
 
 int metrics_print(FILE *f, const struct metrics_opts *o)
 {
@@ -293,13 +456,9 @@ int metrics_print(FILE *f, const struct metrics_opts *o)
 			families[i].print(f, &m, families[i].name);
 			continue;
 		}
-		for (size_t j = 0; j < m.drm.n; j++) {
-			const struct drm_card *card = &m.drm.cards[j];
-
-			for (size_t k = 0; k < card->n_connectors; k++)
-				families[i].print_connector(f, families[i].name, card,
-							    &card->connectors[k]);
-		}
+		for (size_t j = 0; j < m.drm.n; j++)
+			print_card(f, &families[i], &m.drm.cards[j],
+				   m.kms ? &m.kms[j] : NULL);
 	}
 	data_free(&m);
 	return ferror(f) ? -EIO : 0;

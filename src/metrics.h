@@ -14,10 +14,18 @@
 /* Input bytes of one label value at most; the rest is cut. */
 #define METRICS_LABEL_MAX 256
 
+struct drm_card;
+struct scanout_card;
+
 struct metrics_opts {
 	const char *devdir; /* where the nodes are: /dev */
 	const char *proc_dir; /* for doctor: /proc */
 	const char *boot_dir; /* for doctor: /boot */
+	/* How each DRM card's KMS state is read (what it shows, link-status,
+	 * modes): NULL is scanout_card_read(), the join list --connectors
+	 * and info use; tests/unit/metrics-kms gives captured answers. */
+	void (*read_card)(struct scanout_card *s, const struct drm_card *card,
+			  const char *fbdev);
 };
 
 /*
@@ -29,8 +37,9 @@ struct metrics_opts {
  */
 void metrics_put_label_value(FILE *f, const char *s);
 
-/* Scan the graphics and DRM classes, run doctor's checks, and print every
- * metric to f.  0, or -errno when f could not be written (not reported). */
+/* Scan the graphics and DRM classes, read each card's KMS state, run
+ * doctor's checks, and print every metric to f.  Reading KMS dlopen()s
+ * libdrm: the daemon calls this in a child (daemon.c).  0, or -errno when f could not be written (not reported). */
 int metrics_print(FILE *f, const struct metrics_opts *o);
 
 /*

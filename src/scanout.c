@@ -96,8 +96,7 @@ const char *scanout_owner_cell(const struct scanout_card *s,
 	return fb ? kms_owner_text(&fb->owner, buf, len) : buf;
 }
 
-/* list's SHOWN for this fb, from the card read here */
-static enum kms_shown fb_shown(const struct fb_view *v, const struct scanout_card *s)
+enum kms_shown scanout_fb_shown(const struct fb_view *v, const struct scanout_card *s)
 {
 	if (v->kind == FB_KIND_VIRTUAL)
 		return KMS_SHOWN_NO;
@@ -180,7 +179,7 @@ static struct json_object *card_json(const struct fb_view *v, const struct scano
 	struct json_object *conns = json_object_new_array();
 
 	jsonout_add_string(o, "card", s ? s->card->name : NULL);
-	jsonout_add_string(o, "shown", kms_shown_name(fb_shown(v, s)));
+	jsonout_add_string(o, "shown", kms_shown_name(scanout_fb_shown(v, s)));
 	if (s && !s->have_kms) /* only when KMS cannot tell: never a bare null */
 		jsonout_add_string(o, "error", s->reason);
 	for (size_t i = 0; s && s->have_kms && i < s->kms.n_connectors; i++)
@@ -227,7 +226,7 @@ static void print_connector(FILE *out, const struct scanout_card *s,
 static void card_print(FILE *out, const struct fb_view *v, const struct scanout_card *s)
 {
 	fprintf(out, "  scanout:\n");
-	print_kv(out, "shown", kms_shown_name(fb_shown(v, s)));
+	print_kv(out, "shown", kms_shown_name(scanout_fb_shown(v, s)));
 	if (!s)
 		return;
 	if (!s->have_kms) {

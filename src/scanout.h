@@ -53,6 +53,11 @@ const char *scanout_fb_cell(const struct scanout_card *s, const struct kms_conne
 const char *scanout_owner_cell(const struct scanout_card *s,
 			       const struct kms_connector *kc, char *buf, size_t len);
 
+/* Is framebuffer v on screen, from s, the read of its card (NULL when
+ * none): no for vfb; unknown unless v is a DRM card's fbdev emulation
+ * and s could read KMS; else kms_card_shown().  info's SHOWN, metrics'. */
+enum kms_shown scanout_fb_shown(const struct fb_view *v, const struct scanout_card *s);
+
 /* info's section for framebuffer v (after fb_view_join_display()): SHOWN,
  * and for the fbdev emulation of a DRM card, each of the card's
  * connectors and what it shows.  The card is read, and let go, here. */

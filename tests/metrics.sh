@@ -178,6 +178,90 @@ has_line "hostile DRM: the monitor's quote and backslash escaped" \
 	"fbclassctl_connector_monitor_info{$ch,vendor=\"RHT\",product=\"0x1234\",serial=\"\",name=\"Q\\\"\\\\U Monitor\"} 1"
 has_line "hostile DRM: the EDID is still valid" "fbclassctl_connector_edid_valid{$ch} 1"
 
+# ---- KMS: link-status, CRTC, active mode, shown ----
+# tests/unit/metrics-kms is metrics with each card's KMS state read from
+# the answers captured on bochs in the VM (tests/unit/kms/NAME, the same
+# answers tests/unit/test-kms reads) instead of /dev/dri, under umockdev
+# on the captured bochs tree.  Expected: drm_info's CRTC_ID and mode
+# (107300 kHz / (1728 x 828) = 74.994 Hz; 40000 kHz / (1056 x 628) =
+# 60.32 Hz) and debugfs' "allocated by" of the FB on the primary plane.
+mk=${top_builddir:-$top_srcdir/_build}/tests/unit/metrics-kms
+# kms NAME ARGS...: metrics-kms on drm-bochs, as metrics above
+kms() {
+	top_srcdir=${kms_top:-$top_srcdir} "$UMOCKDEV_RUN" -d "$fixdir/captured/drm-bochs.umockdev" -- \
+		"$mk" "$@" --dev "$work/dev" >"$work/out" 2>"$work/err"
+	rc=$?
+}
+if [ ! -x "$mk" ]; then
+	skip_part "metrics with captured KMS answers" "$mk not built (make check builds it)"
+else
+	kms bochs-6.12-console
+	expect_eq "console: exits 0" "$rc" 0
+	promtool_ok "console: promtool check metrics" "$work/out"
+	has_line "console: KMS read" 'fbclassctl_kms_scan_success{card="card0",reason=""} 1'
+	has_line "console: fb0 is shown (fbcon's FB on the primary plane)" 'fbclassctl_fb_shown{fb="fb0"} 1'
+	has_line "console: that can be told" 'fbclassctl_fb_shown_known{fb="fb0",reason=""} 1'
+	has_line "console: link-status good" "fbclassctl_connector_link_status{$c,link_status=\"good\"} 1"
+	has_line "console: link-status not bad" "fbclassctl_connector_link_status{$c,link_status=\"bad\"} 0"
+	has_line "console: link-status not unknown" "fbclassctl_connector_link_status{$c,link_status=\"unknown\"} 0"
+	has_line "console: CRTC 36, drm_info's CRTC_ID" "fbclassctl_connector_crtc{$c} 36"
+	has_line "console: the mode 1280x800 at 74.99 Hz" \
+		"fbclassctl_connector_mode_info{$c,mode=\"1280x800@74.99\",width=\"1280\",height=\"800\",refresh=\"74.99\"} 1"
+	# the man page lists every family metrics prints (.B NAME or NAME{...})
+	undocumented=
+	for fam in $(sed -n 's/^# TYPE \([a-z_]*\) .*/\1/p' "$work/out"); do
+		grep -qE "^\.B $fam(\{.*\})?\$" "$top_srcdir/man/fbclassctl.8" ||
+			undocumented="$undocumented $fam"
+	done
+	expect_eq "man/fbclassctl.8 documents every metric family" "${undocumented# }" ""
+	kms bochs-6.12-modetest
+	promtool_ok "modetest: promtool check metrics" "$work/out"
+	has_line "modetest: fb0 is not shown (modetest's FB is)" 'fbclassctl_fb_shown{fb="fb0"} 0'
+	has_line "modetest: that can be told" 'fbclassctl_fb_shown_known{fb="fb0",reason=""} 1'
+	has_line "modetest: the mode 800x600 at 60.32 Hz" \
+		"fbclassctl_connector_mode_info{$c,mode=\"800x600@60.32\",width=\"800\",height=\"600\",refresh=\"60.32\"} 1"
+	kms bochs-6.1-modetest
+	has_line "6.1 modetest: CRTC 35, drm_info's CRTC_ID" "fbclassctl_connector_crtc{$c} 35"
+	has_line "6.1 modetest: fb0 is not shown" 'fbclassctl_fb_shown{fb="fb0"} 0'
+	kms bochs-6.12-console --link-bad
+	has_line "link-status Bad: bad" "fbclassctl_connector_link_status{$c,link_status=\"bad\"} 1"
+	has_line "link-status Bad: not good" "fbclassctl_connector_link_status{$c,link_status=\"good\"} 0"
+	kms bochs-6.12-console --no-debugfs
+	expect_eq "no debugfs: exits 0" "$rc" 0
+	promtool_ok "no debugfs: promtool check metrics" "$work/out"
+	no_line "no debugfs: no shown sample (it cannot be told)" '^fbclassctl_fb_shown\{'
+	has_line "no debugfs: shown not known, and why" \
+		'fbclassctl_fb_shown_known{fb="fb0",reason="cannot read /nonexistent/framebuffer: No such file (debugfs not mounted?)"} 0'
+	has_line "no debugfs: the mode is still told" \
+		"fbclassctl_connector_mode_info{$c,mode=\"1280x800@74.99\",width=\"1280\",height=\"800\",refresh=\"74.99\"} 1"
+	kms none
+	expect_eq "KMS unreadable: exits 0" "$rc" 0
+	promtool_ok "KMS unreadable: promtool check metrics" "$work/out"
+	has_line "KMS unreadable: said, with the reason" \
+		'fbclassctl_kms_scan_success{card="card0",reason="libdrm not found"} 0'
+	has_line "KMS unreadable: shown not known, and why" \
+		'fbclassctl_fb_shown_known{fb="fb0",reason="libdrm not found"} 0'
+	no_line "KMS unreadable: no shown, CRTC or mode sample" \
+		'^fbclassctl_(fb_shown|connector_crtc|connector_mode_info)\{'
+	has_line "KMS unreadable: link-status unknown" \
+		"fbclassctl_connector_link_status{$c,link_status=\"unknown\"} 1"
+	has_line "KMS unreadable: sysfs' status still there" \
+		"fbclassctl_connector_status{$c,status=\"connected\"} 1"
+	# an owner's comm from debugfs with a quote, a backslash and ESC: the
+	# reason label escaped
+	kms_top=$work/top
+	mkdir -p "$kms_top/tests/unit/kms/hostile"
+	cp "$top_srcdir/tests/unit/kms/bochs-6.12-modetest/"* "$kms_top/tests/unit/kms/hostile/"
+	sed -i $'s/allocated by = modetest/allocated by = m"o\\\\\x1bd/' "$kms_top/tests/unit/kms/hostile/framebuffer"
+	kms hostile
+	unset kms_top
+	expect_eq "hostile owner: exits 0" "$rc" 0
+	promtool_ok "hostile owner: promtool check metrics" "$work/out"
+	valid_text "hostile owner"
+	has_line "hostile owner: the comm's quote and backslash escaped, ESC as \\x1b" \
+		'fbclassctl_fb_shown_known{fb="fb0",reason="no process named m\"o\\\\x1bd has the card open (it closed it?)"} 0'
+fi
+
 # ---- --output ----
 f=$fixdir/captured/drm-bochs.umockdev
 metrics "$f"
