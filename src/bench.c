@@ -890,20 +890,19 @@ static int verify_restored(const struct fb_bench_dev *dev,
 			   const struct fb_bench_opts *opts, struct fb_bench_report *rep)
 {
 	struct fb_bench_validation gfx, text;
-	bool repainted;
+	bool repainted = false;
 	int r;
 
 	r = compare_saved(dev, saved, &gfx);
-	if (r < 0 || !opts->console_text) {
-		if (r >= 0)
-			fb_bench_restore_judge(&gfx, NULL, false, rep);
-		return r;
-	}
-	repainted = opts->console_text(opts->console_arg, dev);
-	r = compare_saved(dev, saved, &text);
 	if (r < 0)
 		return r;
-	fb_bench_restore_judge(&gfx, &text, repainted, rep);
+	if (opts->console_text) {
+		repainted = opts->console_text(opts->console_arg, dev);
+		r = compare_saved(dev, saved, &text);
+		if (r < 0)
+			return r;
+	}
+	fb_bench_restore_judge(&gfx, opts->console_text ? &text : NULL, repainted, rep);
 	return 0;
 }
 
