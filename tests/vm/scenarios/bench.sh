@@ -184,6 +184,18 @@ tty1_writer() {
 	done
 }
 
+# quick_while_writing FB: bench --quick -J FB into /tmp/bench.json while
+# tty1_writer runs; bench's exit status
+quick_while_writing() {
+	tty1_writer &
+	_writer=$!
+	fbclassctl bench --quick -J "$1" >/tmp/bench.json 2>/tmp/bench.err
+	_rc=$?
+	kill "$_writer"
+	wait "$_writer" 2>/dev/null
+	return "$_rc"
+}
+
 vfb_load() {
 	t_check "vfb $*: modprobe, fb1 appears" vfb_up fb1 "$@"
 }
@@ -206,12 +218,8 @@ scenario() {
 	# Text written to tty1 all the while makes fbcon draw for sure.
 	t_check "no /dev/tty0" test ! -e /dev/tty0
 	mknod /dev/tty1 c 4 1
-	tty1_writer &
-	_writer=$!
-	fbclassctl bench --quick -J fb0 >/tmp/bench.json 2>/tmp/bench.err
+	quick_while_writing fb0
 	_rc=$?
-	kill "$_writer"
-	wait "$_writer" 2>/dev/null
 	t_is "$_rc" 0 "bochs with fbcon bound, no /dev/tty0: bench --quick exits 0"
 	t_is "$(jq -r '.framebuffers[0].validation.passed' /tmp/bench.json)" true \
 		"bochs with fbcon bound, no /dev/tty0: validation passed (KD_GRAPHICS)"
@@ -224,12 +232,8 @@ scenario() {
 	t_check "no /dev/tty0 left behind" test ! -e /dev/tty0
 	# A symlink planted at tty0 is not followed: the private node again.
 	ln -s /dev/null /dev/tty0
-	tty1_writer &
-	_writer=$!
-	fbclassctl bench --quick -J fb0 >/tmp/bench.json 2>/tmp/bench.err
+	quick_while_writing fb0
 	_rc=$?
-	kill "$_writer"
-	wait "$_writer" 2>/dev/null
 	t_is "$_rc" 0 "bochs, /dev/tty0 a symlink to /dev/null: bench --quick exits 0"
 	t_is "$(jq -r '.framebuffers[0].validation.passed' /tmp/bench.json)" true \
 		"bochs, /dev/tty0 a symlink to /dev/null: validation passed (KD_GRAPHICS)"
@@ -264,12 +268,8 @@ scenario() {
 	# byte-identical checks need nobody else drawing: unbind fbcon; the
 	# lines written to its VT now draw nothing: yes
 	fbcon_unbind
-	tty1_writer &
-	_writer=$!
-	fbclassctl bench --quick -J fb0 >/tmp/bench.json 2>/tmp/bench.err
+	quick_while_writing fb0
 	_rc=$?
-	kill "$_writer"
-	wait "$_writer" 2>/dev/null
 	t_is "$_rc" 0 "bochs, fbcon unbound, text written: bench --quick exits 0"
 	t_is "$(jq -r '.framebuffers[0] | "\(.restored) \(.restore.state)"' /tmp/bench.json)" \
 		"true yes" "bochs, fbcon unbound, text written: restore.state yes"
