@@ -2,8 +2,8 @@
 /*
  * What bench checks and puts back: signals (SIGINT/SIGTERM flag, SIGBUS on a
  * mapping turned into -ENODEV), the expected pixels of a format, the
- * comparison with its first mismatch, and save/restore of contents, var and
- * cmap.
+ * comparison with its first mismatch, save/restore of contents, var and
+ * cmap, and what the read-backs after the restore come to.
  */
 #include <errno.h>
 #include <setjmp.h>

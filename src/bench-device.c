@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Open and map a real framebuffer for bench, and the quick validation. */
+/* Open and map a real framebuffer for bench, the console around the run, and
+ * the quick validation. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
