@@ -2,8 +2,8 @@
 /*
  * What bench checks and puts back: signals (SIGINT/SIGTERM flag, SIGBUS on a
  * mapping turned into -ENODEV), the expected pixels of a format, the
- * comparison with its first mismatch, and save/restore of contents, var and
- * cmap.
+ * comparison with its first mismatch, save/restore of contents, var and
+ * cmap, and what the read-backs after the restore come to.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -341,4 +341,41 @@ void fb_bench_saved_free(struct fb_bench_saved *saved)
 {
 	free(saved->contents);
 	saved->contents = NULL;
+}
+
+const char *fb_bench_restore_name(enum fb_bench_restore_state state)
+{
+	switch (state) {
+	case FB_BENCH_RESTORE_YES:
+		return "yes";
+	case FB_BENCH_RESTORE_CONSOLE_REDRAWN:
+		return "console-redrawn";
+	case FB_BENCH_RESTORE_NO:
+		break;
+	}
+	return "no";
+}
+
+void fb_bench_restore_judge(const struct fb_bench_validation *gfx,
+			    const struct fb_bench_validation *text, bool repainted,
+			    struct fb_bench_report *rep)
+{
+	/* The first read-back that differs decides, with its first pixel. */
+	const struct fb_bench_validation *v = gfx;
+
+	rep->restore_after_text = false;
+	if (!gfx->mismatches && text && text->mismatches) {
+		v = text;
+		rep->restore_after_text = true;
+	}
+	rep->restore_mismatches = v->mismatches;
+	if (v->have_first)
+		rep->restore_first = v->first;
+	if (!v->mismatches)
+		rep->restore = FB_BENCH_RESTORE_YES;
+	else if (rep->restore_after_text && repainted)
+		rep->restore = FB_BENCH_RESTORE_CONSOLE_REDRAWN;
+	else
+		rep->restore = FB_BENCH_RESTORE_NO;
+	rep->restored = rep->restore != FB_BENCH_RESTORE_NO;
 }

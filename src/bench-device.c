@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* Open and map a real framebuffer for bench, and the quick validation. */
+/* Open and map a real framebuffer for bench, the console around the run, and
+ * the quick validation. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -7,14 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kd.h>
+#include <linux/vt.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "console.h"
 #include "display.h"
+#include "holders.h"
 #include "kernel-hazards.h"
 #include "log.h"
 
@@ -246,25 +250,64 @@ int fb_bench_console_quiet(const char *devdir, struct fb_bench_console *con)
 	return 1;
 }
 
-void fb_bench_console_restore(struct fb_bench_console *con)
+int fb_bench_console_restore(struct fb_bench_console *con)
 {
+	int r = 0;
+
 	if (con->fd < 0)
-		return;
-	if (ioctl(con->fd, KDSETMODE, con->mode) < 0)
-		WRN("cannot switch the console back to text mode: %s", strerror(errno));
+		return 0;
+	if (ioctl(con->fd, KDSETMODE, con->mode) < 0) {
+		r = -errno;
+		WRN("cannot switch the console back to text mode: %s", strerror(-r));
+	}
 	close(con->fd);
 	con->fd = -1;
+	return r;
+}
+
+/* Whether fbcon draws the console in front of tty (an open tty0) on dev:
+ * fbcon bound to a vtconsole, and its map puts that console on dev's fb
+ * (the node's minor is the fb's index). */
+static bool fbcon_draws_on(int tty, const struct fb_bench_dev *dev)
+{
+	struct fb_fbcon_state st;
+	struct vt_stat vt;
+	struct stat sb;
+	int map[FB_CONSOLE_MAX];
+
+	if (dev->fd < 0 || fstat(dev->fd, &sb) < 0 || !S_ISCHR(sb.st_mode))
+		return false;
+	if (fb_fbcon_read("/sys", &st) < 0 || !st.bound)
+		return false;
+	if (ioctl(tty, VT_GETSTATE, &vt) < 0 || vt.v_active < 1 ||
+	    vt.v_active > FB_CONSOLE_MAX)
+		return false;
+	if (fb_console_map_read(dev->fd, map) < 0)
+		return false;
+	return map[vt.v_active - 1] == (int)minor(sb.st_rdev);
+}
+
+bool fb_bench_console_text(void *arg, const struct fb_bench_dev *dev)
+{
+	struct fb_bench_console *con = arg;
+	bool fbcon;
+
+	if (con->fd < 0)
+		return false; /* not switched: nothing repaints */
+	fbcon = con->mode == KD_TEXT && fbcon_draws_on(con->fd, dev);
+	return fb_bench_console_restore(con) == 0 && fbcon;
 }
 
 int fb_bench_quick(const struct fb_device *fbdev, const char *devdir)
 {
-	struct fb_bench_opts opts = { .quick = true };
+	struct fb_bench_console con = { .fd = -1 };
+	struct fb_bench_opts opts = { .quick = true,
+				      .console_text = fb_bench_console_text,
+				      .console_arg = &con };
 	struct fb_bench_dev dev;
 	struct fb_bench_mapping m;
 	struct fb_bench_report *rep;
 	int r;
-
-	struct fb_bench_console con;
 
 	rep = calloc(1, sizeof(*rep));
 	if (!rep)

@@ -869,24 +869,40 @@ bool fb_bench_strategy_known(const char *name)
 	return false;
 }
 
-/* Read the screen back after the restore and compare it with what was
- * saved (the colour fields; the console is still in graphics mode, so
- * nobody else draws): the mismatches into rep.  0 or -errno. */
+/* The screen read back against what was saved (the colour fields). */
+static int compare_saved(const struct fb_bench_dev *dev,
+			 const struct fb_bench_saved *saved,
+			 struct fb_bench_validation *v)
+{
+	struct bench_kernel_surface want = dev->vis;
+
+	*v = (struct fb_bench_validation){ .passed = true };
+	want.pixels = saved->contents;
+	return fb_bench_compare(dev, &want, 0, "restore", "saved", v);
+}
+
+/* Read the screen back after the restore while the console is still in
+ * graphics mode (nobody else draws), and again once opts->console_text has
+ * put it back into text mode (fbcon may repaint then): the outcome into
+ * rep.  0 or -errno. */
 static int verify_restored(const struct fb_bench_dev *dev,
 			   const struct fb_bench_saved *saved,
-			   struct fb_bench_report *rep)
+			   const struct fb_bench_opts *opts, struct fb_bench_report *rep)
 {
-	struct fb_bench_validation v = { .passed = true };
-	struct bench_kernel_surface want = dev->vis;
+	struct fb_bench_validation gfx, text;
+	bool repainted = false;
 	int r;
 
-	want.pixels = saved->contents;
-	r = fb_bench_compare(dev, &want, 0, "restore", "saved", &v);
+	r = compare_saved(dev, saved, &gfx);
 	if (r < 0)
 		return r;
-	rep->restore_mismatches = v.mismatches;
-	if (v.have_first)
-		rep->restore_first = v.first;
+	if (opts->console_text) {
+		repainted = opts->console_text(opts->console_arg, dev);
+		r = compare_saved(dev, saved, &text);
+		if (r < 0)
+			return r;
+	}
+	fb_bench_restore_judge(&gfx, opts->console_text ? &text : NULL, repainted, rep);
 	return 0;
 }
 
@@ -919,8 +935,10 @@ int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
 	/* Every exit path comes through here: put the screen back. */
 	rr = fb_bench_restore(dev, &saved);
 	if (rr >= 0)
-		rr = verify_restored(dev, &saved, rep);
-	rep->restored = rr >= 0 && rep->restore_mismatches == 0;
+		rr = verify_restored(dev, &saved, opts, rep);
+	if (rr < 0)
+		rep->restore = FB_BENCH_RESTORE_NO;
+	rep->restored = rep->restore != FB_BENCH_RESTORE_NO;
 	rep->device_removed = r == -ENODEV || rr == -ENODEV;
 	if (rr < 0 && r >= 0)
 		r = rr;

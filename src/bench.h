@@ -84,6 +84,13 @@ struct fb_bench_opts {
 	void (*validated)(void *arg, const struct fb_bench_dev *dev, const char *op,
 			  const char *strategy, bool passed);
 	void *validated_arg;
+	/* The caller switched the console to graphics mode for the run: once
+	 * the screen is restored and read back, this puts it back into text
+	 * mode (fb_bench_console_text), and the run reads the screen back
+	 * again.  True when fbcon repainted dev's screen on the way.  NULL:
+	 * one read-back. */
+	bool (*console_text)(void *arg, const struct fb_bench_dev *dev);
+	void *console_arg;
 };
 
 struct fb_bench_stat {
@@ -122,16 +129,30 @@ struct fb_bench_validation {
 	struct fb_bench_mismatch first;
 };
 
+/* What the screen read back after the restore came to. */
+enum fb_bench_restore_state {
+	FB_BENCH_RESTORE_NO, /* not put back, or read back different */
+	FB_BENCH_RESTORE_YES, /* read back as saved (both times) */
+	/* as saved while the console was in graphics mode; after it went back
+	 * to text mode, fbcon repainted its console on this fb */
+	FB_BENCH_RESTORE_CONSOLE_REDRAWN,
+};
+/* "yes", "console-redrawn", "no" (JSON's names). */
+const char *fb_bench_restore_name(enum fb_bench_restore_state state);
+
 #define FB_BENCH_MAX_RESULTS 64
 struct fb_bench_report {
 	struct fb_bench_result results[FB_BENCH_MAX_RESULTS];
 	size_t n_results;
 	struct fb_bench_validation validation;
-	bool restored; /* put back, and read back the same as saved */
-	/* read back after the restore: pixels that differ from what was saved
-	 * (0: the same), and the first of them (expected = saved) */
+	enum fb_bench_restore_state restore;
+	bool restored; /* restore is not NO: the exit status's view */
+	/* the read-back that decided restore: pixels that differ from what was
+	 * saved (0: the same), the first of them (expected = saved), and
+	 * whether it is the read-back after the console went back to text */
 	uint64_t restore_mismatches;
 	struct fb_bench_mismatch restore_first;
+	bool restore_after_text;
 	bool device_removed;
 	/* A strategy opts named applies to no op on the device: said ("fb0:
 	 * strategy write does not apply: ..."), nothing drawn, -EINVAL. */
@@ -197,6 +218,17 @@ int fb_bench_put_frame(const struct fb_bench_dev *dev, const uint8_t *frame);
 int fb_bench_put_cmap(int fd, const struct fb_cmap_copy *c);
 /* Put contents, var and cmap back; frees nothing. */
 int fb_bench_restore(const struct fb_bench_dev *dev, const struct fb_bench_saved *saved);
+/*
+ * Pure: the outcome of the read-backs after a restore, into rep.  gfx: the
+ * one made while the console was still in graphics mode; text: the one
+ * after it went back to text mode (NULL: none made); repainted: fbcon drew
+ * the console in front on this fb as it went back.  A difference in gfx
+ * is NO; one that appeared only in text is CONSOLE_REDRAWN when fbcon
+ * repainted, else NO; none is YES.
+ */
+void fb_bench_restore_judge(const struct fb_bench_validation *gfx,
+			    const struct fb_bench_validation *text, bool repainted,
+			    struct fb_bench_report *rep);
 void fb_bench_saved_free(struct fb_bench_saved *saved);
 
 /*
@@ -271,8 +303,14 @@ struct fb_bench_console {
 	int mode;
 };
 int fb_bench_console_quiet(const char *devdir, struct fb_bench_console *con);
-/* Back to the saved mode; fbcon then repaints its text. */
-void fb_bench_console_restore(struct fb_bench_console *con);
+/* Back to the saved mode; fbcon then repaints its text.  0, or -errno
+ * (warned); 0 too when nothing was switched. */
+int fb_bench_console_restore(struct fb_bench_console *con);
+/* fb_bench_opts.console_text, arg a struct fb_bench_console:
+ * fb_bench_console_restore(), and whether fbcon repainted dev on the way:
+ * the console was switched, fbcon is bound (/sys/class/vtconsole), and its
+ * map (FBIOGET_CON2FBMAP) puts the console in front on dev's fb. */
+bool fb_bench_console_text(void *arg, const struct fb_bench_dev *dev);
 
 /*
  * For coldplug/daemon --validate: a quick validation of one device.

@@ -28,7 +28,10 @@ static void bench_help(void)
 	       "Measure fill, upload, readback, copy (scroll) and rectangle fills on each\n"
 	       "framebuffer (default: all), with every store strategy this CPU has, and the\n"
 	       "same on a RAM buffer of the same geometry; validate what was drawn.  It draws\n"
-	       "on the visible screen, then restores its contents, mode and colour map.\n"
+	       "on the visible screen, then restores its contents, mode and colour map, and\n"
+	       "reads the screen back, before and after the console returns to text mode:\n"
+	       "restored: yes (as saved), console redrawn (fbcon repainted it in text mode:\n"
+	       "not an error) or NO with the first pixel that differs (exit 1).\n"
 	       "\n"
 	       "DEVICE is fb0, 0, /dev/fb0, /sys/class/graphics/fb0 or a link to the node.\n"
 	       "\n"
@@ -139,6 +142,29 @@ static json_object *json_kms(const struct fb_bench_kms *k)
 	return o;
 }
 
+/* The restore line: yes, console redrawn, or NO with the first difference. */
+static void print_restore(const char *name, const struct fb_bench_report *rep)
+{
+	const struct fb_bench_mismatch *f = &rep->restore_first;
+
+	if (rep->restore == FB_BENCH_RESTORE_YES)
+		printf("  restored: yes\n\n");
+	else if (rep->restore == FB_BENCH_RESTORE_CONSOLE_REDRAWN)
+		printf("  restored: console redrawn: read back as saved, then fbcon repainted its console on %s in text mode (%" PRIu64
+		       " pixels differ)\n\n",
+		       name, rep->restore_mismatches);
+	else if (rep->restore_mismatches)
+		printf("  restored: NO: %" PRIu64
+		       " pixels differ from what was saved%s, the first at x=%u y=%u: saved 0x%08x, now 0x%08x\n\n",
+		       rep->restore_mismatches,
+		       rep->restore_after_text
+			       ? " after the console went back to text mode"
+			       : "",
+		       f->x, f->y, f->expected, f->got);
+	else
+		printf("  restored: NO\n\n");
+}
+
 static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_mapping *m,
 			const struct fb_bench_report *rep, bool quick,
 			const struct fb_bench_snaps *snaps,
@@ -198,14 +224,7 @@ static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_ma
 		       snaps->shots[i].passed ? "passed" : "FAILED");
 	print_advice(dev->name, adv);
 	print_kms(kms);
-	if (rep->restore_mismatches)
-		printf("  restored: NO: %" PRIu64
-		       " pixels differ from what was saved, the first at x=%u y=%u: saved 0x%08x, now 0x%08x\n\n",
-		       rep->restore_mismatches, rep->restore_first.x,
-		       rep->restore_first.y, rep->restore_first.expected,
-		       rep->restore_first.got);
-	else
-		printf("  restored: %s\n\n", rep->restored ? "yes" : "NO");
+	print_restore(dev->name, rep);
 }
 
 static json_object *json_result(const struct fb_bench_result *r)
@@ -289,6 +308,44 @@ static json_object *json_advice(const struct fb_bench_advice *adv)
 	return o;
 }
 
+/* {mismatches, x, y, saved, got}: the first pixel of the read-back that
+ * decided (the key "got" as before "restore" was added). */
+static json_object *json_restore_difference(const struct fb_bench_report *rep)
+{
+	const struct fb_bench_mismatch *f = &rep->restore_first;
+	json_object *d = json_object_new_object();
+
+	json_object_object_add(d, "mismatches",
+			       json_object_new_int64((int64_t)rep->restore_mismatches));
+	json_object_object_add(d, "x", json_object_new_int((int)f->x));
+	json_object_object_add(d, "y", json_object_new_int((int)f->y));
+	json_object_object_add(d, "saved", json_object_new_int64(f->expected));
+	json_object_object_add(d, "got", json_object_new_int64(f->got));
+	return d;
+}
+
+/* {state, mismatches, after_text_mode, first: {x, y, saved, now}} */
+static json_object *json_restore(const struct fb_bench_report *rep)
+{
+	const struct fb_bench_mismatch *f = &rep->restore_first;
+	json_object *o = json_object_new_object(), *d;
+
+	jsonout_add_string(o, "state", fb_bench_restore_name(rep->restore));
+	json_object_object_add(o, "mismatches",
+			       json_object_new_int64((int64_t)rep->restore_mismatches));
+	if (!rep->restore_mismatches)
+		return o;
+	json_object_object_add(o, "after_text_mode",
+			       json_object_new_boolean(rep->restore_after_text));
+	d = json_object_new_object();
+	json_object_object_add(d, "x", json_object_new_int((int)f->x));
+	json_object_object_add(d, "y", json_object_new_int((int)f->y));
+	json_object_object_add(d, "saved", json_object_new_int64(f->expected));
+	json_object_object_add(d, "now", json_object_new_int64(f->got));
+	json_object_object_add(o, "first", d);
+	return o;
+}
+
 static json_object *json_device(const struct fb_bench_dev *dev,
 				const struct fb_bench_report *rep,
 				const struct fb_bench_snaps *snaps,
@@ -330,19 +387,10 @@ static json_object *json_device(const struct fb_bench_dev *dev,
 	if (kms && kms->card[0])
 		json_object_object_add(o, "kms", json_kms(kms));
 	json_object_object_add(o, "restored", json_object_new_boolean(rep->restored));
-	if (rep->restore_mismatches) {
-		const struct fb_bench_mismatch *f = &rep->restore_first;
-		json_object *d = json_object_new_object();
-
-		json_object_object_add(d, "mismatches",
-				       json_object_new_int64(
-					       (int64_t)rep->restore_mismatches));
-		json_object_object_add(d, "x", json_object_new_int((int)f->x));
-		json_object_object_add(d, "y", json_object_new_int((int)f->y));
-		json_object_object_add(d, "saved", json_object_new_int64(f->expected));
-		json_object_object_add(d, "got", json_object_new_int64(f->got));
-		json_object_object_add(o, "restore_difference", d);
-	}
+	json_object_object_add(o, "restore", json_restore(rep));
+	if (rep->restore == FB_BENCH_RESTORE_NO && rep->restore_mismatches)
+		json_object_object_add(o, "restore_difference",
+				       json_restore_difference(rep));
 	return o;
 }
 
@@ -480,10 +528,27 @@ static bool bench_drm_card(const struct fb_device *target,
 	return found;
 }
 
+/* The run on one device with the console in graphics mode, and back in
+ * text mode before the last read-back (fb_bench_run's second look). */
+static int bench_run_quiet(const struct bench_cli *cli, struct fb_bench_console *con,
+			   struct fb_bench_dev *dev, struct fb_bench_report *rep)
+{
+	struct fb_bench_opts opts = cli->opts;
+	int r;
+
+	fb_bench_console_quiet(cli->devdir, con);
+	opts.console_text = fb_bench_console_text;
+	opts.console_arg = con;
+	r = fb_bench_run(dev, &opts, rep);
+	fb_bench_console_restore(con); /* where the run ended before its read-back */
+	return r;
+}
+
 /* Benchmark one device and print its report (or add it to fbs). */
 static void bench_one(const struct bench_cli *cli, const struct fb_device *target,
-		      struct fb_bench_report *rep, struct fb_bench_snaps *snaps,
-		      json_object *fbs, struct bench_outcome *out)
+		      struct fb_bench_console *con, struct fb_bench_report *rep,
+		      struct fb_bench_snaps *snaps, json_object *fbs,
+		      struct bench_outcome *out)
 {
 	struct fb_bench_snaps *shown = cli->snap_dir ? snaps : NULL;
 	struct fb_bench_kms kms;
@@ -503,7 +568,7 @@ static void bench_one(const struct bench_cli *cli, const struct fb_device *targe
 		return;
 	}
 	fb_bench_snaps_reset(snaps);
-	r = fb_bench_run(&dev, &cli->opts, rep);
+	r = bench_run_quiet(cli, con, &dev, rep);
 	fb_bench_device_close(&dev, &m);
 	if (r == -ENODEV || rep->device_removed) {
 		ERR("%s: device removed during benchmark", dev.name);
@@ -577,10 +642,8 @@ static int bench_targets(struct bench_cli *cli, const struct fb_device **targets
 		json_object_object_add(root, "framebuffers", fbs);
 	}
 	fb_bench_install_signals();
-	fb_bench_console_quiet(cli->devdir, &con);
 	for (size_t i = 0; i < n && !fb_stop_signal; i++)
-		bench_one(cli, targets[i], rep, snaps, fbs, out);
-	fb_bench_console_restore(&con);
+		bench_one(cli, targets[i], &con, rep, snaps, fbs, out);
 	fb_bench_restore_signals();
 	if (cli->json) {
 		jsonout_print(root);

@@ -536,6 +536,131 @@ static void test_shadow(void)
 	free(before);
 }
 
+/* What the console does on its way back to text mode, in the tests: draw
+ * one pixel (fbcon's repaint, or another program), and say it repainted. */
+struct console_stub {
+	unsigned calls;
+	bool draw, repainted;
+	unsigned x, y;
+	uint32_t pixel;
+};
+
+static bool console_stub_text(void *arg, const struct fb_bench_dev *dev)
+{
+	struct console_stub *c = arg;
+
+	c->calls++;
+	if (c->draw)
+		bench_kernel_put_pixel(&dev->vis, c->x, c->y, c->pixel);
+	return c->repainted;
+}
+
+/* A quick run on a 64x40 XRGB8888 RAM device with the stub as its
+ * console; the saved pixel at the stub's x, y into *saved. */
+static void run_with_console(struct console_stub *c, struct fb_bench_report *rep,
+			     uint32_t *saved)
+{
+	size_t stride = 64 * 4 + 8, len = stride * 40;
+	uint8_t *mem = malloc(len);
+	struct fb_bench_dev d = ram_dev(&fmts[8], mem, 64, 40, stride);
+	struct fb_bench_opts o = { .quick = true,
+				   .console_text = console_stub_text,
+				   .console_arg = c };
+
+	randomize(mem, len, 40);
+	*saved = bench_kernel_get_pixel(&d.vis, c->x, c->y);
+	ASSERT_MSG(fb_bench_run(&d, &o, rep) == 0, "run with a console");
+	ASSERT_MSG(c->calls == 1, "back to text mode once: %u", c->calls);
+	free(mem);
+}
+
+/* The three outcomes of a run whose console goes back to text mode. */
+static void test_restore_console(void)
+{
+	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
+	struct console_stub c = { .x = 13, .y = 21, .pixel = 0x00abcdef };
+	uint32_t saved;
+
+	/* nothing drawn after text mode, fbcon or not: yes */
+	c.repainted = true;
+	run_with_console(&c, rep, &saved);
+	ASSERT_MSG(rep->restore == FB_BENCH_RESTORE_YES && rep->restored &&
+			   rep->restore_mismatches == 0,
+		   "untouched: yes, got %s", fb_bench_restore_name(rep->restore));
+
+	/* fbcon repainted this fb after text mode: console redrawn, not an error */
+	c = (struct console_stub){
+		.draw = true, .repainted = true, .x = 13, .y = 21, .pixel = 0x00abcdef
+	};
+	run_with_console(&c, rep, &saved);
+	ASSERT_MSG(rep->restore == FB_BENCH_RESTORE_CONSOLE_REDRAWN && rep->restored,
+		   "repainted by fbcon: console-redrawn, got %s",
+		   fb_bench_restore_name(rep->restore));
+	ASSERT_MSG(rep->restore_after_text && rep->restore_mismatches == 1,
+		   "one pixel after text mode: %llu",
+		   (unsigned long long)rep->restore_mismatches);
+
+	/* the same pixel, fbcon not on this fb: no, with where and what */
+	c = (struct console_stub){ .draw = true, .x = 13, .y = 21, .pixel = 0x00abcdef };
+	run_with_console(&c, rep, &saved);
+	ASSERT_MSG(rep->restore == FB_BENCH_RESTORE_NO && !rep->restored,
+		   "drawn, fbcon elsewhere: no, got %s",
+		   fb_bench_restore_name(rep->restore));
+	ASSERT_MSG(rep->restore_after_text && rep->restore_mismatches == 1 &&
+			   rep->restore_first.x == 13 && rep->restore_first.y == 21,
+		   "the first difference at 13,21 after text mode: %u,%u",
+		   rep->restore_first.x, rep->restore_first.y);
+	ASSERT_MSG(rep->restore_first.expected == (saved & 0xffffff) &&
+			   rep->restore_first.got == 0xabcdef,
+		   "saved 0x%x now 0x%x: 0x%x 0x%x", saved & 0xffffff, 0xabcdef,
+		   rep->restore_first.expected, rep->restore_first.got);
+	ASSERT_MSG(strcmp(fb_bench_restore_name(FB_BENCH_RESTORE_NO), "no") == 0 &&
+			   strcmp(fb_bench_restore_name(FB_BENCH_RESTORE_YES), "yes") ==
+				   0 &&
+			   strcmp(fb_bench_restore_name(FB_BENCH_RESTORE_CONSOLE_REDRAWN),
+				  "console-redrawn") == 0,
+		   "JSON's names");
+	free(rep);
+}
+
+/* A difference while still in graphics mode is never fbcon's. */
+static void test_restore_judge(void)
+{
+	struct fb_bench_report *rep = calloc(1, sizeof(*rep));
+	struct fb_bench_validation clean = { .passed = true };
+	struct fb_bench_validation gfx = {
+		.mismatches = 5,
+		.have_first = true,
+		.first = { .x = 2, .y = 3, .expected = 0x10, .got = 0x20 },
+	};
+	struct fb_bench_validation text = {
+		.mismatches = 9,
+		.have_first = true,
+		.first = { .x = 7, .y = 8, .expected = 0x30, .got = 0x40 },
+	};
+
+	fb_bench_restore_judge(&gfx, &text, true, rep);
+	ASSERT_MSG(rep->restore == FB_BENCH_RESTORE_NO && !rep->restored,
+		   "graphics-mode difference, fbcon on the fb: no, got %s",
+		   fb_bench_restore_name(rep->restore));
+	ASSERT_MSG(!rep->restore_after_text && rep->restore_mismatches == 5 &&
+			   rep->restore_first.x == 2 && rep->restore_first.got == 0x20,
+		   "the graphics-mode read-back's first difference: %u,%u",
+		   rep->restore_first.x, rep->restore_first.y);
+	fb_bench_restore_judge(&clean, NULL, true, rep);
+	ASSERT_MSG(rep->restore == FB_BENCH_RESTORE_YES && rep->restored &&
+			   rep->restore_mismatches == 0 && !rep->restore_after_text,
+		   "one clean read-back: yes");
+	fb_bench_restore_judge(&gfx, NULL, false, rep);
+	ASSERT_MSG(rep->restore == FB_BENCH_RESTORE_NO && rep->restore_mismatches == 5,
+		   "one read-back that differs: no");
+	fb_bench_restore_judge(&clean, &text, true, rep);
+	ASSERT_MSG(rep->restore == FB_BENCH_RESTORE_CONSOLE_REDRAWN &&
+			   rep->restore_first.x == 7 && rep->restore_after_text,
+		   "only after text mode, fbcon on the fb: console-redrawn");
+	free(rep);
+}
+
 /* A result as bench.c would record it: MB/s on the device and in RAM. */
 static void add_result(struct fb_bench_report *rep, const char *op, const char *strategy,
 		       double fb, double ram)
@@ -630,6 +755,8 @@ int main(void)
 	test_geometry();
 	test_snapshots();
 	test_shadow();
+	test_restore_console();
+	test_restore_judge();
 	test_advice();
 	return test_finish("test-bench");
 }

@@ -1,7 +1,10 @@
 # fbclassctl bench on real drivers: bochs-drm at 32 bpp, vfb at 8, 16,
 # 24 (1366 wide, padded stride) and 32 bpp, and cirrus-drm (a second card)
 # validate and leave /dev/fbN byte-identical; auto is as fast as the best
-# strategy of each op (0.9x, same run); SIGINT mid-run exits 130 restored;
+# strategy of each op (0.9x, same run); the screen read back after the
+# console's return to text mode says yes, console redrawn (fbcon bound, text
+# written to its VT) or no (another process drawing, fbcon bound or not);
+# SIGINT mid-run exits 130 restored;
 # unbinding the driver mid-run exits 1 with "device removed during
 # benchmark" and no oops.
 # shellcheck shell=sh disable=SC2034
@@ -37,6 +40,8 @@ bench_round() {
 	t_is "$(jq -r '.framebuffers[0].validation.passed' /tmp/bench.json)" true \
 		"$_name: validation passed"
 	t_is "$(jq -r '.framebuffers[0].restored' /tmp/bench.json)" true "$_name: restored"
+	t_is "$(jq -r '.framebuffers[0].restore.state' /tmp/bench.json)" yes \
+		"$_name: fbcon unbound: restore.state yes"
 	t_is "$(jq -r '[.framebuffers[0].results[] | select(.verified == false)] | length' \
 		/tmp/bench.json)" 0 "$_name: no strategy failed its validation"
 	auto_check "$_name" "$_fb"
@@ -169,6 +174,28 @@ auto_check() {
 	t_is "$_wrong" "" "$1: auto's path reaches 0.9x the best strategy of each op"
 }
 
+# tty1_writer: numbered lines to tty1 until killed: text fbcon draws into
+# fb0 when bound, and a console that differs each time it is repainted
+tty1_writer() {
+	_i=0
+	while :; do
+		_i=$((_i + 1))
+		echo "fbcon draws line $_i into fb0" >/dev/tty1
+	done
+}
+
+# quick_while_writing FB: bench --quick -J FB into /tmp/bench.json while
+# tty1_writer runs; bench's exit status
+quick_while_writing() {
+	tty1_writer &
+	_writer=$!
+	fbclassctl bench --quick -J "$1" >/tmp/bench.json 2>/tmp/bench.err
+	_rc=$?
+	kill "$_writer"
+	wait "$_writer" 2>/dev/null
+	return "$_rc"
+}
+
 vfb_load() {
 	t_check "vfb $*: modprobe, fb1 appears" vfb_up fb1 "$@"
 }
@@ -191,24 +218,22 @@ scenario() {
 	# Text written to tty1 all the while makes fbcon draw for sure.
 	t_check "no /dev/tty0" test ! -e /dev/tty0
 	mknod /dev/tty1 c 4 1
-	(while :; do echo "fbcon draws this text into fb0" >/dev/tty1; done) &
-	_writer=$!
-	fbclassctl bench --quick -J fb0 >/tmp/bench.json 2>/tmp/bench.err
+	quick_while_writing fb0
 	_rc=$?
-	kill "$_writer"
-	wait "$_writer" 2>/dev/null
 	t_is "$_rc" 0 "bochs with fbcon bound, no /dev/tty0: bench --quick exits 0"
 	t_is "$(jq -r '.framebuffers[0].validation.passed' /tmp/bench.json)" true \
 		"bochs with fbcon bound, no /dev/tty0: validation passed (KD_GRAPHICS)"
+	# the lines written in graphics mode appear when fbcon repaints, after
+	# the read-back in graphics mode matched: console redrawn, not an error
+	t_is "$(jq -r '.framebuffers[0] | "\(.restored) \(.restore.state) \(.restore.after_text_mode)"' \
+		/tmp/bench.json)" "true console-redrawn true" \
+		"bochs with fbcon bound, text written: restore.state console-redrawn"
+	jq -c '.framebuffers[0].restore' /tmp/bench.json | t_diag_stdin
 	t_check "no /dev/tty0 left behind" test ! -e /dev/tty0
 	# A symlink planted at tty0 is not followed: the private node again.
 	ln -s /dev/null /dev/tty0
-	(while :; do echo "fbcon draws this text into fb0" >/dev/tty1; done) &
-	_writer=$!
-	fbclassctl bench --quick -J fb0 >/tmp/bench.json 2>/tmp/bench.err
+	quick_while_writing fb0
 	_rc=$?
-	kill "$_writer"
-	wait "$_writer" 2>/dev/null
 	t_is "$_rc" 0 "bochs, /dev/tty0 a symlink to /dev/null: bench --quick exits 0"
 	t_is "$(jq -r '.framebuffers[0].validation.passed' /tmp/bench.json)" true \
 		"bochs, /dev/tty0 a symlink to /dev/null: validation passed (KD_GRAPHICS)"
@@ -220,9 +245,34 @@ scenario() {
 	t_is "$(jq -r '.framebuffers[0].validation.passed' /tmp/bench.json)" true \
 		"bochs with fbcon bound: validation passed (KD_GRAPHICS)"
 	jq -c '.framebuffers[0].validation' /tmp/bench.json | t_diag_stdin
+	# nothing written: as saved, or fbcon's cursor blinked in its repaint
+	t_check "bochs with fbcon bound: restore.state yes or console-redrawn" \
+		jq -e '.framebuffers[0].restore.state | . == "yes" or . == "console-redrawn"' \
+		/tmp/bench.json
+	# another process drawing on fbcon's fb: no, however fbcon repaints
+	# (the human line), and exit 1
+	rm -f /tmp/scribbling
+	fbtool scribble /dev/fb0 /tmp/scribbling &
+	_drawer=$!
+	t_check "fbtool scribbles on fb0" sysfs_wait /tmp/scribbling 10
+	fbclassctl bench --quick fb0 >/tmp/drawn.txt 2>/tmp/drawn.err
+	_rc=$?
+	kill "$_drawer"
+	wait "$_drawer" 2>/dev/null
+	t_is "$_rc" 1 "bochs with fbcon bound, drawn on during the run: exit 1"
+	t_check "bochs with fbcon bound, drawn on: restored: NO with the first difference" \
+		grep -Eq '^  restored: NO: [0-9]+ pixels differ from what was saved.*, the first at x=[0-9]+ y=[0-9]+: saved 0x[0-9a-f]{8}, now 0x[0-9a-f]{8}$' \
+		/tmp/drawn.txt
+	grep restored: /tmp/drawn.txt | t_diag_stdin
 
-	# byte-identical checks need nobody else drawing: unbind fbcon
+	# byte-identical checks need nobody else drawing: unbind fbcon; the
+	# lines written to its VT now draw nothing: yes
 	fbcon_unbind
+	quick_while_writing fb0
+	_rc=$?
+	t_is "$_rc" 0 "bochs, fbcon unbound, text written: bench --quick exits 0"
+	t_is "$(jq -r '.framebuffers[0] | "\(.restored) \(.restore.state)"' /tmp/bench.json)" \
+		"true yes" "bochs, fbcon unbound, text written: restore.state yes"
 	bench_round "bochs 32bpp" fb0
 
 	vfb_load videomemorysize=4194304 mode_option=640x480-8@60
@@ -261,8 +311,11 @@ scenario() {
 	kill "$_drawer"
 	wait "$_drawer" 2>/dev/null
 	t_is "$_rc" 1 "drawn on during the run: exit 1"
-	t_is "$(jq -r '.framebuffers[0].restored' /tmp/drawn.json)" false \
-		"drawn on during the run: restored false"
+	t_is "$(jq -r '.framebuffers[0] | "\(.restored) \(.restore.state)"' /tmp/drawn.json)" \
+		"false no" "drawn on during the run: restored false, restore.state no"
+	t_is "$(jq -r '.framebuffers[0].restore.first.x == 0 and
+		.framebuffers[0].restore.mismatches > 0' /tmp/drawn.json)" true \
+		"drawn on during the run: restore.first where the other process drew"
 	t_is "$(jq -r '.framebuffers[0].restore_difference.x == 0 and
 		.framebuffers[0].restore_difference.mismatches > 0' /tmp/drawn.json)" true \
 		"drawn on during the run: the first difference is where the other process drew"
