@@ -220,7 +220,8 @@ cp "$KROOT/$mdir"/modules.{order,builtin,builtin.modinfo} "$stage/$mdir/"
 depmod -b "$stage" "$KVER"
 
 install -m 0755 "$here/guest/init" "$stage/init"
-install -m 0644 "$here/guest/guest-lib.sh" "$here/guest/fbcheck.sh" "$here/guest/kms-lib.sh" "$stage/vm/"
+install -m 0644 "$here/guest/guest-lib.sh" "$here/guest/fbcheck.sh" "$here/guest/kms-lib.sh" \
+	"$here/guest/bench-lib.sh" "$stage/vm/"
 # the known kernel hazards, for the guest's own dmesg checks (t_kernel_clean)
 install -m 0644 "$here/kernel-hazards.awk" "$stage/vm/kernel-hazards.awk"
 install -m 0644 "${VM_HAZARDS:-$here/../../src/kernel-hazards.tab}" "$stage/vm/kernel-hazards.tab"

@@ -18,6 +18,9 @@ GUEST_HELPERS="fbtool"
 # on a 2-core host busy with other boots.  Slow is not a failure here.
 BOOT_TIMEOUT=900
 
+# auto_check: /vm/bench-lib.sh
+[ ! -r /vm/bench-lib.sh ] || . /vm/bench-lib.sh # not on the host, which reads the variables
+
 # bench_round NAME FB ARGS...: quick and timed runs validate; contents kept.
 bench_round() {
 	_name=$1
@@ -106,72 +109,6 @@ kms_check() {
 	t_is "$(jq -r '[.framebuffers[0].kms.ops[] | select(.kms_strategy == "write" or
 		.kms_strategy == "read")] | length' /tmp/bench.json)" 0 \
 		"$1: KMS: no strategy through a node on the dumb buffer"
-}
-
-# auto_over_best JSON: per op of the run in JSON, tab-separated: op, what
-# auto ran, auto / the fastest other strategy, that strategy.
-auto_over_best() {
-	jq -r '.framebuffers[0].results | group_by(.op)[] |
-		(map(select(.strategy != "auto")) | max_by(.bytes_per_second)) as $b |
-		(map(select(.strategy == "auto"))[0]) as $a |
-		select($a != null and $b != null) |
-		[$a.op, $a.auto_strategy, ($a.bytes_per_second / $b.bytes_per_second * 100 | floor / 100),
-		 $b.strategy] | @tsv' "$1"
-}
-
-# bench_path STRATEGY: what fb_bench_choose() chooses between: the node
-# (write, read), a RAM shadow, or stores into the mapping (any kernel).
-bench_path() {
-	case $1 in
-	write | read) echo node ;;
-	shadow) echo shadow ;;
-	*) echo mapping ;;
-	esac
-}
-
-# auto_check NAME FB: auto against the fastest other strategy of each op
-# in /tmp/bench.json; the table of ratios is printed.  What auto chooses
-# per device is the path: the node, a shadow, or the mapping.  Which
-# kernel stores into a mapping is the CPU's (make bench measures it on
-# the host; TCG emulates SSE2 and AVX2 at costs no CPU has), so a kernel
-# beating auto's on the same path is said, not failed.  Under TCG one
-# timing slice of the same code can differ 3x, so an op whose best is on
-# another path, with auto below 0.9x, is measured again with auto and
-# that strategy alone (-s, -d 2: more time each); below 0.9x twice is a
-# wrong choice, and fails.
-auto_check() {
-	auto_over_best /tmp/bench.json >/tmp/auto.tsv
-	t_diag "$1: op, auto ran, auto/best, best"
-	t_diag_stdin </tmp/auto.tsv
-	t_is "$(jq -r '[.framebuffers[0].results[].op] | unique | length' /tmp/bench.json)" \
-		"$(jq -r '[.framebuffers[0].results[] | select(.strategy == "auto") | .op] | length' \
-			/tmp/bench.json)" "$1: auto measured in every op"
-	# the ops whose best is on another path, and those strategies
-	_ops=
-	_others=
-	while IFS="$(printf '\t')" read -r _op _ran _r _best; do
-		awk -v r="$_r" 'BEGIN { exit !(r < 0.9) }' || continue
-		if [ "$(bench_path "$_ran")" = "$(bench_path "$_best")" ]; then
-			t_diag "$1: $_op: auto's $_ran at ${_r}x of $_best, the same path ($(bench_path "$_best"))"
-			continue
-		fi
-		_ops="$_ops $_op"
-		case ",$_others," in *",$_best,"*) ;; *) _others="$_others,$_best" ;; esac
-	done </tmp/auto.tsv
-	_wrong=
-	if [ -n "$_ops" ]; then
-		# once for them all: auto and those strategies alone, 2 s
-		fbclassctl bench -d 2 -J -S "auto$_others" "$2" >/tmp/again.json 2>/dev/null
-		auto_over_best /tmp/again.json >/tmp/again.tsv
-		t_diag "$1: again, auto and ${_others#,} alone:"
-		t_diag_stdin </tmp/again.tsv
-		for _op in $_ops; do
-			_again=$(awk -F'\t' -v op="$_op" '$1 == op { print $3 }' /tmp/again.tsv)
-			awk -v r="${_again:-0}" 'BEGIN { exit !(r < 0.9) }' &&
-				_wrong="$_wrong$_op: ${_again:-no}x of the best twice; "
-		done
-	fi
-	t_is "$_wrong" "" "$1: auto's path reaches 0.9x the best strategy of each op"
 }
 
 # tty1_writer: numbered lines to tty1 until killed: text fbcon draws into

@@ -7,6 +7,8 @@
 # byte.  Connector names count per type across cards (qxl's Virtual-1
 # and -2, then virtio-gpu's Virtual-3).  vmwgfx refuses qemu's vmware-svga on 6.12 ("Hardware has no
 # pitchlock"): where it does not bind, that reason is checked, not a card.
+# bench on qxl's and virtio-gpu's fbs: auto as fast as the best strategy
+# of each op (bench.sh does bochs, cirrus and vfb).
 # Then the faults, on a fifth card (bochs, whose fb nothing maps: unbinding
 # a deferred-I/O fb that was mapped once logs "BUG: Bad page state" on
 # 6.12, a kernel bug of its own): no /dev/dri node (root reads through a
@@ -24,6 +26,9 @@ KCMDLINE="qxl.num_heads=2"
 MODULES="qxl virtio_pci virtio-gpu vmwgfx cirrus bochs"
 GUEST_TOOLS="drm_info"
 GUEST_HELPERS="unit/kms-dump"
+
+# auto_check: /vm/bench-lib.sh
+[ ! -r /vm/bench-lib.sh ] || . /vm/bench-lib.sh # not on the host, which reads the variables
 # five cards, 40 reads racing an unbind: 80 s on 6.1 with the host idle,
 # so more than VM_TIMEOUT on a busy one; and a long boot starts first
 BOOT_TIMEOUT=300
@@ -71,6 +76,25 @@ card_round() {
 		t_check "$_n ($2): shows $_scan, and snap $_n equals snap $_scan byte for byte" \
 			cmp "/tmp/$_n.png" "/tmp/$_n-fb.png"
 	done
+}
+
+# bench_auto DRIVER: bench -d 1 -J on the fb of DRIVER's card validates
+# and restores, and auto reaches 0.9x the best strategy of each op
+# (/vm/bench-lib.sh), as bench.sh holds bochs, cirrus and vfb to it
+bench_auto() {
+	_c=$(card_of "$1")
+	[ -n "$_c" ] || return 0
+	_fb=$(ls "/sys/class/drm/card$_c/device/graphics" 2>/dev/null | head -n 1)
+	t_check "$1: card$_c has an fb" test -n "$_fb"
+	[ -n "$_fb" ] || return 0
+	fb_mknod "$_fb"
+	fbclassctl bench -d 1 -J "$_fb" >/tmp/bench.json 2>/tmp/bench.err
+	_rc=$?
+	t_is "$_rc" 0 "$1: bench -d 1 -J $_fb exits 0"
+	[ "$_rc" = 0 ] || t_diag_stdin </tmp/bench.err
+	t_is "$(jq -r '.framebuffers[0] | "\(.validation.passed) \(.restore.state != "no")"' \
+		/tmp/bench.json)" "true true" "$1: bench validates $_fb and restores it"
+	auto_check "$1" "$_fb"
 }
 
 # row FILE: list --connectors -J's row of the bochs card's connector ($fconn)
@@ -194,6 +218,9 @@ scenario() {
 	t_is "$?" 0 "list --connectors -J exits 0"
 	for d in qxl virtio_gpu cirrus; do
 		card_round "$d"
+	done
+	for d in qxl virtio_gpu; do
+		bench_auto "$d"
 	done
 	vmwgfx_round
 	out_file /tmp/drm_info.json drm_info.json
