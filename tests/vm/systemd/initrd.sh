@@ -228,7 +228,7 @@ check_boot() {
 
 # check_listing TOOL ROOT LISTING: the image has fbclassctl, the project's
 # script, and each library `fbclassctl --version` (the installed binary,
-# in ROOT) names as dlopen()ed, by that soname
+# in ROOT) names as one it dlopen()s, by that soname
 check_listing() {
 	local tool=$1 root=$2 list=$3 sonames so script
 	case $tool in
@@ -239,7 +239,7 @@ check_listing() {
 	check "$tool: the image has $script" grep -qx "$script" "$list"
 	check "$tool: the image has bochs.ko" grep -qE '/drm/tiny/bochs\.ko(\.xz)?$' "$list"
 	sonames=$(in_root "$root" /usr/bin/fbclassctl --version | grep -o 'lib[a-z0-9_+-]*\.so\.[0-9]*' | sort -u)
-	check "$tool: fbclassctl --version names the dlopen()ed libraries" test -n "$sonames"
+	check "$tool: fbclassctl --version names the libraries it dlopen()s" test -n "$sonames"
 	for so in $sonames; do
 		check "$tool: the image has $so" grep -qE "^usr/lib/x86_64-linux-gnu/$so\$" "$list"
 	done
