@@ -145,7 +145,8 @@ boot() {
 	T_BOOT=$(date +%s)
 	local t0
 	t0=$(date +%s.%N)
-	qemu-system-x86_64 "${accel_opts[@]}" -m 512M -smp 1 -nographic -no-reboot \
+	# timeout: no qemu is left waiting in its shell if this script dies
+	timeout -k 5 $((VM_TIMEOUT + 10)) qemu-system-x86_64 "${accel_opts[@]}" -m 512M -smp 1 -nographic -no-reboot \
 		-vga std -nic none -serial stdio -monitor none \
 		-kernel "$KROOT/boot/vmlinuz-$KVER" -initrd "$image" \
 		-append "console=ttyS0 loglevel=5 nosoftlockup rcupdate.rcu_cpu_stall_suppress=1 $append" \
