@@ -27,6 +27,7 @@ not_commands=(
 	w          # this file: a loop variable
 	init       # tests/commit-msg.sh: git init, a subcommand
 	poweroff   # tests/vm/systemd/run.sh: systemctl poweroff, a subcommand, in the guest
+	top        # tests/vm/systemd/initrd.sh: break=top, initramfs-tools' first stop
 	red        # tests/completion.sh, tests/vm/scenarios/pattern.sh: solid:red, a pattern name
 )
 # The programs of Debian's packages only (not /usr/local, not ~/.pyenv)

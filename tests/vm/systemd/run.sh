@@ -30,6 +30,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/../../lib.sh"
 # shellcheck source=tests/vm/lib-vm.sh
 . "$here/../lib-vm.sh"
+# shellcheck source=tests/vm/systemd/build-usr.sh
+. "$here/build-usr.sh"
 
 for tool in qemu-system-x86_64:qemu-system-x86 cpio:cpio depmod:kmod kmod:kmod \
 	apt-get:apt flock:util-linux systemctl:systemd make:make; do
@@ -53,31 +55,6 @@ logs=$top_builddir/tests/vm-logs
 mkdir -p "$logs"
 # seconds since T0 (date +%s.%N), one decimal
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
-
-# build_usr SUITE: fbclassctl configured --prefix=/usr for SUITE's systemd,
-# in $top_builddir/tests/vm-systemd-build/SUITE (configured once, then
-# made again like any build directory), as a user builds it.  Prints it.
-build_usr() {
-	local suite=$1 dir=$top_builddir/tests/vm-systemd-build/$1 flags=(--prefix=/usr)
-	# Debian 13's systemd is 257: Type=notify-reload, and merged /usr.
-	# The host (Debian 12) answers pkg-config for 252, so say it.
-	[ "$suite" = bookworm ] ||
-		flags+=(--with-systemd-reload=notify-reload --with-systemdsystemunitdir=/usr/lib/systemd/system)
-	mkdir -p "$dir"
-	if [ ! -f "$dir/Makefile" ] || [ "$(cat "$dir/.flags" 2>/dev/null)" != "${flags[*]}" ]; then
-		(cd "$dir" && "$top_srcdir/configure" "${flags[@]}" >configure.out 2>&1) || {
-			tail -n 20 "$dir/configure.out" >&2
-			return 1
-		}
-		echo "${flags[*]}" >"$dir/.flags"
-	fi
-	# the parent make's jobserver is not this make's
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$dir" -j2 -s >"$dir/make.out" 2>&1 || {
-		tail -n 20 "$dir/make.out" >&2
-		return 1
-	}
-	echo "$dir"
-}
 
 # modules_into ROOT MODULE...: the modules and their dependencies from the
 # cached kernel (KROOT) into ROOT's /lib/modules/KVER as the package has

@@ -1,0 +1,31 @@
+# build_usr SUITE (bash, sourced by run.sh and initrd.sh): fbclassctl
+# configured --prefix=/usr for SUITE's systemd, in
+# $top_builddir/tests/vm-systemd-build/SUITE (configured once, then made
+# again like any build directory), as a user builds it.  Prints it.  Under
+# a lock: make check-vm -j2 runs run.sh and initrd.sh side by side, and
+# both install from the same build directory.
+# shellcheck shell=bash disable=SC2154 # top_srcdir, top_builddir: lib.sh's
+build_usr() {
+	local suite=$1 dir=$top_builddir/tests/vm-systemd-build/$1 flags=(--prefix=/usr)
+	# Debian 13's systemd is 257: Type=notify-reload, and merged /usr.
+	# The host (Debian 12) answers pkg-config for 252, so say it.
+	[ "$suite" = bookworm ] ||
+		flags+=(--with-systemd-reload=notify-reload --with-systemdsystemunitdir=/usr/lib/systemd/system)
+	mkdir -p "$dir"
+	(
+		flock 8
+		if [ ! -f "$dir/Makefile" ] || [ "$(cat "$dir/.flags" 2>/dev/null)" != "${flags[*]}" ]; then
+			(cd "$dir" && "$top_srcdir/configure" "${flags[@]}" >configure.out 2>&1) || {
+				tail -n 20 "$dir/configure.out" >&2
+				exit 1
+			}
+			echo "${flags[*]}" >"$dir/.flags"
+		fi
+		# the parent make's jobserver is not this make's
+		env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$dir" -j2 -s >"$dir/make.out" 2>&1 || {
+			tail -n 20 "$dir/make.out" >&2
+			exit 1
+		}
+	) 8>"$dir.lock" || return 1
+	echo "$dir"
+}
