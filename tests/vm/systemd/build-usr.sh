@@ -1,4 +1,7 @@
-# build_usr SUITE (bash, sourced by run.sh and initrd.sh): fbclassctl
+# What the systemd tier's scripts share (bash, sourced by run.sh and
+# initrd.sh after lib.sh and lib-vm.sh).
+#
+# build_usr SUITE: fbclassctl
 # configured --prefix=/usr for SUITE's systemd, in
 # $top_builddir/tests/vm-systemd-build/SUITE (configured once, then made
 # again like any build directory), as a user builds it.  Prints it.  Under
@@ -29,3 +32,24 @@ build_usr() {
 	) 8>"$dir.lock" || return 1
 	echo "$dir"
 }
+
+# tier_setup NAME: skip where a --prefix=/usr build cannot be made beside
+# the tests' own (a source tree configured in place); set work, a fresh
+# directory (removed at exit unless VM_KEEP=1), and logs, the VM tier's
+# log directory
+tier_setup() {
+	[ "$(cd "$top_srcdir" && pwd)" != "$(cd "$top_builddir" && pwd)" ] ||
+		[ ! -f "$top_srcdir/config.status" ] ||
+		skip "the source tree is configured in place: a second build (--prefix=/usr) needs a clean source tree (build out of tree, as HACKING says)"
+	work=$(mktemp -d "${TMPDIR:-/tmp}/fbclassctl-vm-$1.XXXXXX")
+	if [ "${VM_KEEP:-0}" = 1 ]; then
+		vm_say "work directory kept: $work"
+	else
+		trap 'rm -rf "$work"' EXIT
+	fi
+	logs=$top_builddir/tests/vm-logs
+	mkdir -p "$logs"
+}
+
+# since T0: seconds since T0 (date +%s.%N), one decimal
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }

@@ -40,22 +40,11 @@ for tool in qemu-system-x86_64:qemu-system-x86 unshare:util-linux chroot:coreuti
 done
 [ "$(id -u)" -eq 0 ] || skip "not root: the image is made in a chroot"
 [ -x "$top_srcdir/configure" ] || skip "$top_srcdir/configure missing (run ./autogen.sh)"
-[ "$(cd "$top_srcdir" && pwd)" != "$(cd "$top_builddir" && pwd)" ] ||
-	[ ! -f "$top_srcdir/config.status" ] ||
-	skip "the source tree is configured in place: a second build (--prefix=/usr) needs a clean source tree (build out of tree, as HACKING says)"
 VM_TIMEOUT=$((${VM_TIMEOUT:-120} > 240 ? ${VM_TIMEOUT:-120} : 240))
 suite=bookworm
 tools=${VM_INITRD_TOOLS:-initramfs-tools dracut}
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/fbclassctl-vm-initrd.XXXXXX")
-if [ "${VM_KEEP:-0}" = 1 ]; then
-	vm_say "work directory kept: $work"
-else
-	trap 'rm -rf "$work"' EXIT
-fi
-logs=$top_builddir/tests/vm-logs
-mkdir -p "$logs"
-since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+tier_setup initrd
 
 # in_root ROOT CMD...: CMD in a chroot of ROOT, with /proc, /sys, /dev and
 # the cached kernel's modules mounted in a mount namespace of its own (the

@@ -39,22 +39,10 @@ for tool in qemu-system-x86_64:qemu-system-x86 cpio:cpio depmod:kmod kmod:kmod \
 		skip "${tool%%:*} not found (apt-get install ${tool#*:})"
 done
 [ -x "$top_srcdir/configure" ] || skip "$top_srcdir/configure missing (run ./autogen.sh)"
-[ "$(cd "$top_srcdir" && pwd)" != "$(cd "$top_builddir" && pwd)" ] ||
-	[ ! -f "$top_srcdir/config.status" ] ||
-	skip "the source tree is configured in place: a second build (--prefix=/usr) needs a clean source tree (build out of tree, as HACKING says)"
 VM_TIMEOUT=$((${VM_TIMEOUT:-120} > 300 ? ${VM_TIMEOUT:-120} : 300))
 VM_MEM=${VM_SYSTEMD_MEM:-1G}
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/fbclassctl-vm-systemd.XXXXXX")
-if [ "${VM_KEEP:-0}" = 1 ]; then
-	vm_say "work directory kept: $work"
-else
-	trap 'rm -rf "$work"' EXIT
-fi
-logs=$top_builddir/tests/vm-logs
-mkdir -p "$logs"
-# seconds since T0 (date +%s.%N), one decimal
-since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+tier_setup systemd
 
 # modules_into ROOT MODULE...: the modules and their dependencies from the
 # cached kernel (KROOT) into ROOT's /lib/modules/KVER as the package has
