@@ -18,6 +18,7 @@
 #include "log.h"
 #include "macro.h"
 #include "strutil.h"
+#include "sysfs-file.h"
 
 /* ---- pure parsers ---- */
 
@@ -571,15 +572,9 @@ int fb_fbcon_consoles(const struct fb_device *dev, const char *devdir, unsigned 
 int fb_fbcon_set_bind(const char *sysroot, const struct fb_fbcon_state *st, bool bind)
 {
 	char path[4096];
-	_cleanup_close_ int fd = -1;
 
 	snprintf(path, sizeof(path), "%s/class/vtconsole/%s/bind", sysroot, st->vtcon);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, bind ? "1\n" : "0\n", 2) != 2)
-		return -errno;
-	return 0;
+	return sysfs_file_write(path, bind ? "1\n" : "0\n");
 }
 
 char *fb_holder_describe(const struct fb_holder *h, char *buf, size_t len)

@@ -43,6 +43,20 @@ int sysfs_file_read_attr(const char *syspath, const char *name, char *buf, size_
 	return sysfs_file_read_at(AT_FDCWD, path, buf, size);
 }
 
+int sysfs_file_write(const char *path, const char *value)
+{
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	size_t len = strlen(value);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, len);
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EIO;
+}
+
 char *sysfs_file_uevent_value(const char *uevent, const char *key)
 {
 	size_t klen = strlen(key);

@@ -18,6 +18,11 @@ int sysfs_file_read_at(int dirfd, const char *path, char *buf, size_t size);
 /* The same for syspath/name; -ENAMETOOLONG when that is no path. */
 int sysfs_file_read_attr(const char *syspath, const char *name, char *buf, size_t size);
 
+/* Write value to a sysfs file (an absolute path) in one write(2), as the
+ * kernel takes an attribute: 0, -EIO on a short write, or -errno (the
+ * kernel's refusal of the value, e.g. -EINVAL, comes back here). */
+int sysfs_file_write(const char *path, const char *value);
+
 /* The value of KEY= in uevent text ("KEY=VALUE\n" lines): a malloc'd
  * copy, or NULL when absent (or ENOMEM). */
 char *sysfs_file_uevent_value(const char *uevent, const char *key);

@@ -20,6 +20,7 @@
 #include "nodes.h"
 #include "rules.h"
 #include "strutil.h"
+#include "sysfs-file.h"
 #include "unload.h"
 
 enum fb_unload_method fb_unload_decide(const struct fb_unload_facts *f, const char **why)
@@ -85,18 +86,9 @@ unsigned fb_unload_count_bound(const char *parent_syspath)
 int fb_unload_unbind(const char *parent_syspath, const char *sysname)
 {
 	char path[4096];
-	_cleanup_close_ int fd = -1;
-	size_t len = strlen(sysname);
-	ssize_t n;
 
 	snprintf(path, sizeof(path), "%s/driver/unbind", parent_syspath);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, sysname, len);
-	if (n < 0)
-		return -errno;
-	return (size_t)n == len ? 0 : -EIO;
+	return sysfs_file_write(path, sysname);
 }
 
 int fb_wait_gone(const char *path, unsigned timeout_ms)
