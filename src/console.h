@@ -6,6 +6,9 @@
  * moved while it is the one in front stays dark until something redraws
  * it, so fb_console_map_set() switches the foreground VT to graphics mode
  * and back, on which fbcon redraws it (as bench's restore does).
+ * Then what setterm and echo into sysfs do: blank a framebuffer
+ * (FBIOBLANK), fbcon's rotation and its cursor's blinking (the fbcon
+ * device's attributes in SYSROOT/class/graphics/fbcon).
  */
 #include <stdbool.h>
 
@@ -33,3 +36,25 @@ int fb_console_front(const char *devdir);
  */
 int fb_console_map_set(int fd, const char *devdir, unsigned console, unsigned fb,
 		       bool *repainted);
+
+/* FBIOBLANK's levels by name: "unblank", "normal", "vsync", "hsync",
+ * "powerdown" (FB_BLANK_UNBLANK .. FB_BLANK_POWERDOWN), or -EINVAL. */
+int fb_console_blank_level(const char *name);
+/* FBIOBLANK on fd, an open framebuffer: 0 or -errno (-EINVAL where the
+ * driver cannot blank). */
+int fb_console_blank(int fd, int level);
+
+/*
+ * fbcon's rotation in degrees (0, 90, 180, 270): of the console in front
+ * (fbcon/rotate: the framebuffer it is on) or, all, of every console
+ * (fbcon/rotate_all), then read back from fbcon/rotate.  0 or -errno:
+ * -ENOENT without fbcon, -EIO when the read-back is not what was asked.
+ */
+int fb_console_rotate_set(const char *sysroot, unsigned degrees, bool all);
+/* The rotation of the console in front in degrees, or -errno. */
+int fb_console_rotate_get(const char *sysroot);
+
+/* fbcon/cursor_blink on or off, then read back: 0 or -errno (-EIO when
+ * the read-back differs).  get: 1, 0 or -errno. */
+int fb_console_cursor_blink_set(const char *sysroot, bool on);
+int fb_console_cursor_blink_get(const char *sysroot);

@@ -177,7 +177,45 @@ expect 2 "" 'fbclassctl: --sort: unknown column "RES"' -- list --connectors -x R
 expect 2 "" "fbclassctl: --connectors lists connectors: --drm has no meaning there" -- list --connectors --drm
 expect 0 "SCANOUT" "" -- list --connectors --list-columns
 
+# console's commands: their operands are checked before anything is read
+expect 2 "" 'console: unknown command "frob"' -- console frob
+expect 2 "" "console --all: only rotate takes it" -- console --all
+expect 2 "" "console --all: only rotate takes it" -- console blank fb0 powerdown --all
+expect 2 "" "console -J: only the map (no command) takes it" -- console -J rotate
+expect 2 "" 'console blank: "off": a level is unblank, normal, vsync, hsync or powerdown' -- console blank fb0 off
+expect 2 "" "console blank: give a framebuffer and a level" -- console blank fb0
+expect 2 "" 'console rotate: "45": an angle is 0, 90, 180 or 270' -- console rotate 45
+expect 2 "" 'console rotate: "360": an angle is 0, 90, 180 or 270' -- console rotate 360
+expect 2 "" "console rotate: at most one angle" -- console rotate 90 180
+expect 2 "" "console cursor-blink: on or off" -- console cursor-blink yes
+expect 2 "" 'console map: "0": not a console from 1 to 63' -- console map 0 fb0
+
 if [ -x "$UMOCKDEV_RUN" ]; then
+	# fbcon's attributes in a captured tree (6.1, with fbcon): read, set,
+	# read back; rotate_all is write-only, so the capture has none
+	tree=$top_srcdir/tests/fixtures/captured/multi.umockdev
+	um() { "$UMOCKDEV_RUN" -d "$tree" -- sh -c "$@" >"$work/out" 2>"$work/err"; }
+	um '"$0" console rotate' "$FBCLASSCTL"
+	check "console rotate: the captured 0" grep -qx "rotate: 0 (the console in front)" "$work/out"
+	um '"$0" console rotate 270 && cat /sys/class/graphics/fbcon/rotate' "$FBCLASSCTL"
+	check "console rotate 270: 3 in fbcon/rotate, read back" \
+		test "$(tr '\n' ' ' <"$work/out")" = "rotate: 270 (the console in front) 3 "
+	um '"$0" console cursor-blink off && cat /sys/class/graphics/fbcon/cursor_blink' "$FBCLASSCTL"
+	check "console cursor-blink off: 0 in fbcon/cursor_blink" \
+		test "$(tr '\n' ' ' <"$work/out")" = "cursor-blink: off 0 "
+	um '"$0" console rotate --all 90; echo "rc=$?"' "$FBCLASSCTL"
+	check "console rotate --all where fbcon has no rotate_all: exit 1, said" \
+		sh -c 'grep -qx "rc=1" "$1/out" && grep -qF "console rotate: fbcon has no rotate_all" "$1/err"' - "$work"
+	# a rotate_all that fbcon/rotate does not follow, as on a kernel
+	# without rotation (here: two plain files)
+	um ': >/sys/class/graphics/fbcon/rotate_all; "$0" console rotate --all 180; echo "rc=$?"' \
+		"$FBCLASSCTL"
+	check "console rotate --all 180 that does not read back: exit 1, said" \
+		sh -c 'grep -qx "rc=1" "$1/out" && grep -qF "rotate_all took 180, but rotate reads back otherwise" "$1/err"' - "$work"
+	"$UMOCKDEV_RUN" -- "$FBCLASSCTL" console cursor-blink >"$work/out" 2>"$work/err"
+	check "console cursor-blink without fbcon: exit 1, named" \
+		grep -qF "console cursor-blink: no fbcon (/sys/class/graphics/fbcon)" "$work/err"
+
 	# An empty testbed: a machine without framebuffers.
 	"$UMOCKDEV_RUN" -- "$FBCLASSCTL" list >"$work/out" 2>"$work/err"
 	rc=$?

@@ -261,8 +261,19 @@ device_checks() {
 	offers "fbclassctl pattern -d 3 fb0 r" ramp
 	offers "fbclassctl pattern fb0 solid:b" solid:black solid:blue
 	offers "fbclassctl pattern fb0 bars "
-	# which commands take devices: as their usage line says
+	# console's commands, then each one's operands
+	offers "fbclassctl console " blank cursor-blink map rotate
+	offers "fbclassctl console map tty1" tty1 tty10 tty11 tty12
+	offers "fbclassctl console map 1 " fb0 fb1
+	offers "fbclassctl console blank " fb0 fb1
+	offers "fbclassctl console blank fb0 " hsync normal powerdown unblank vsync
+	offers "fbclassctl console rotate --all " 0 180 270 90
+	offers "fbclassctl console cursor-blink " off on
+	offers "fbclassctl console cursor-blink on "
+	# which commands take devices: as their usage line says (console's are
+	# its commands', above)
 	for cmd in $cmds; do
+		[ "$cmd" != console ] || continue
 		usage=$("$FBCLASSCTL" "$cmd" --help | head -n 1)
 		want=
 		case $usage in *DEVICE* | *fbN*) want="fb0 fb1" ;; esac

@@ -6,7 +6,9 @@
 # memory, all zero before, holds text); con2fbmap alone is measured the
 # same way and said (6.1 and 6.12 redraw it on the map themselves).  Back to fb0; a console outside 1-63, a framebuffer
 # that is not there and a word that is not a console each exit as
-# documented.
+# documented.  cursor-blink and rotate (one console, and --all) are read
+# back from fbcon's attributes; blank fb0 turns bochs's CRTC off and on
+# again, as KMS tells, and vfb, which cannot blank, is an error.
 # One boot: fbcon's map is the same question on both kernels.
 # shellcheck shell=sh disable=SC2034
 QEMU_VGA=std
@@ -79,5 +81,31 @@ fb1    no console" "console: fb0 draws tty1-63, tty1 in front; fb1 none"
 	fbclassctl console map x fb0 >/dev/null 2>/tmp/word.err
 	t_is "$?" 2 "console map x: exit 2"
 	t_is "$(oracle 1)" 0 "after the refusals console 1 is still on fb0"
+
+	# cursor-blink and rotate: fbcon's attributes, set and read back
+	t_is "$(fbclassctl console cursor-blink on)" "cursor-blink: on" "console cursor-blink on"
+	t_is "$(cat /sys/class/graphics/fbcon/cursor_blink)" 1 "fbcon's cursor_blink is 1"
+	t_is "$(fbclassctl console cursor-blink off)" "cursor-blink: off" "console cursor-blink off"
+	t_is "$(cat /sys/class/graphics/fbcon/cursor_blink)" 0 "fbcon's cursor_blink is 0"
+	t_is "$(fbclassctl console rotate 90)" "rotate: 90 (the console in front)" "console rotate 90"
+	t_is "$(cat /sys/class/graphics/fbcon/rotate)" 1 "fbcon's rotate is 1 (90 degrees)"
+	t_is "$(fbclassctl console rotate --all 180)" "rotate: 180 (every console)" \
+		"console rotate --all 180"
+	t_is "$(cat /sys/class/graphics/fbcon/rotate)" 2 "fbcon's rotate is 2 (180 degrees)"
+	t_is "$(fbclassctl console rotate --all 0)" "rotate: 0 (every console)" "console rotate --all 0"
+	t_is "$(fbclassctl console rotate)" "rotate: 0 (the console in front)" "console rotate: 0 again"
+
+	# blank: FBIOBLANK; DRM's emulation turns the CRTC off (what KMS
+	# says, through list --connectors), vfb cannot blank
+	_mode() { fbclassctl list --connectors -J | jq -r '.connectors[0].mode'; }
+	_before=$(_mode)
+	t_check "bochs's CRTC shows a mode ($_before)" test "$_before" != null
+	t_is "$(fbclassctl console blank fb0 powerdown)" "fb0: blanked" "console blank fb0 powerdown"
+	t_is "$(_mode)" null "blanked: KMS says the CRTC shows nothing"
+	t_is "$(fbclassctl console blank fb0 unblank)" "fb0: unblanked" "console blank fb0 unblank"
+	t_is "$(_mode)" "$_before" "unblanked: the CRTC shows $_before again"
+	fbclassctl console blank fb1 powerdown >/dev/null 2>/tmp/blank.err
+	t_is "$?" 1 "console blank fb1 (vfb): exit 1"
+	t_check "console blank fb1: the driver does not blank" grep -q 'fb1: the driver does not blank' /tmp/blank.err
 	t_kernel_clean "no oops, BUG or WARNING"
 }
