@@ -268,6 +268,7 @@ device_checks() {
 	offers "fbclassctl console blank " fb0 fb1
 	offers "fbclassctl console blank fb0 " hsync normal powerdown unblank vsync
 	offers "fbclassctl console rotate --all " 0 180 270 90
+	offers "fbclassctl console --dev /dev blank fb0 p" powerdown
 	offers "fbclassctl console cursor-blink " off on
 	offers "fbclassctl console cursor-blink on "
 	# which commands take devices: as their usage line says (console's are
