@@ -190,7 +190,10 @@ expect 2 "" "console rotate: at most one angle" -- console rotate 90 180
 expect 2 "" "console cursor-blink: on or off" -- console cursor-blink yes
 expect 2 "" 'console map: "0": not a console from 1 to 63' -- console map 0 fb0
 
-if [ -x "$UMOCKDEV_RUN" ]; then
+if "$FBCLASSCTL" --version | grep -q '^link: static'; then
+	# umockdev fakes sysfs through LD_PRELOAD, which a static binary ignores
+	echo "# console on a captured tree: not for the static build (umockdev cannot fake its sysfs)"
+elif [ -x "$UMOCKDEV_RUN" ]; then
 	# fbcon's attributes in a captured tree (6.1, with fbcon): read, set,
 	# read back; rotate_all is write-only, so the capture has none
 	tree=$top_srcdir/tests/fixtures/captured/multi.umockdev
@@ -215,7 +218,9 @@ if [ -x "$UMOCKDEV_RUN" ]; then
 	"$UMOCKDEV_RUN" -- "$FBCLASSCTL" console cursor-blink >"$work/out" 2>"$work/err"
 	check "console cursor-blink without fbcon: exit 1, named" \
 		grep -qF "console cursor-blink: no fbcon (/sys/class/graphics/fbcon)" "$work/err"
+fi
 
+if [ -x "$UMOCKDEV_RUN" ]; then
 	# An empty testbed: a machine without framebuffers.
 	"$UMOCKDEV_RUN" -- "$FBCLASSCTL" list >"$work/out" 2>"$work/err"
 	rc=$?
