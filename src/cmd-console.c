@@ -164,8 +164,8 @@ static int console_map(const struct console_opts *o, const struct fb_device *dev
 	if (r < 0)
 		return log_errno(r, "tty%u: cannot move it to %s: %s", console, dev->name,
 				 strerror(-r));
-	printf("tty%u: on %s%s\n", console, dev->name,
-	       repainted ? ", repainted (in front)" : "");
+	print_line_escaped("tty%u: on %s%s", console, dev->name,
+			   repainted ? ", repainted (in front)" : "");
 	return 0;
 }
 
@@ -240,7 +240,8 @@ static int console_blank(const struct fb_device *dev, int fd, const char *level_
 	if (r < 0)
 		return log_errno(r, "%s: cannot blank it (%s): %s", dev->name, level_name,
 				 strerror(-r));
-	printf("%s: %s\n", dev->name, level == FB_BLANK_UNBLANK ? "unblanked" : "blanked");
+	print_line_escaped("%s: %s", dev->name,
+			   level == FB_BLANK_UNBLANK ? "unblanked" : "blanked");
 	return 0;
 }
 
