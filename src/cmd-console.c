@@ -275,16 +275,19 @@ static int console_rotate(const struct console_opts *o, const char *value)
 	unsigned long long deg;
 	int r;
 
-	/* the operands were checked: 0, 90, 180 or 270 */
+	/* the operands were checked: 0, 90, 180 or 270; set, it was read
+	 * back as deg, so only a read asks again */
 	if (value && parse_decimal(value, 270, &deg) == 0) {
 		r = fb_console_rotate_set(SYSROOT, (unsigned)deg, o->all);
 		if (r < 0)
 			return fbcon_error(r, "rotate", o->all ? "rotate_all" : "rotate",
 					   value);
+		r = (int)deg;
+	} else {
+		r = fb_console_rotate_get(SYSROOT);
+		if (r < 0)
+			return fbcon_error(r, "rotate", "rotate", NULL);
 	}
-	r = fb_console_rotate_get(SYSROOT);
-	if (r < 0)
-		return fbcon_error(r, "rotate", "rotate", NULL);
 	printf("rotate: %d (%s)\n", r,
 	       value && o->all ? "every console" : "the console in front");
 	return 0;
@@ -295,14 +298,16 @@ static int console_cursor_blink(const char *value)
 {
 	int r;
 
-	if (value) {
+	if (value) { /* set and read back: it is value */
 		r = fb_console_cursor_blink_set(SYSROOT, strcmp(value, "on") == 0);
 		if (r < 0)
 			return fbcon_error(r, "cursor-blink", "cursor_blink", value);
+		r = strcmp(value, "on") == 0;
+	} else {
+		r = fb_console_cursor_blink_get(SYSROOT);
+		if (r < 0)
+			return fbcon_error(r, "cursor-blink", "cursor_blink", NULL);
 	}
-	r = fb_console_cursor_blink_get(SYSROOT);
-	if (r < 0)
-		return fbcon_error(r, "cursor-blink", "cursor_blink", NULL);
 	printf("cursor-blink: %s\n", r ? "on" : "off");
 	return 0;
 }
