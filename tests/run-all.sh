@@ -24,7 +24,7 @@ report_failures() {
 	rc=$?
 	[ "$rc" -eq 0 ] && return
 	printf '\n==== failed (exit %s); the failing tests say:\n' "$rc"
-	find _build _build-san -name '*.trs' -exec grep -l '^:test-result: FAIL' {} + 2>/dev/null |
+	find _build _build-san _build-sysfs _build-static -name '*.trs' -exec grep -l '^:test-result: FAIL' {} + 2>/dev/null |
 		while read -r trs; do
 			log=${trs%.trs}.log
 			echo "--- $log"
