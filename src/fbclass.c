@@ -409,7 +409,10 @@ static bool uevent_value(const char *uevent, const char *key, char *val, size_t 
 		size_t len = strcspn(p, "\n");
 
 		if (len > klen && strncmp(p, key, klen) == 0 && p[klen] == '=') {
-			snprintf(val, size, "%.*s", (int)(len - klen - 1), p + klen + 1);
+			size_t n = len - klen - 1 < size - 1 ? len - klen - 1 : size - 1;
+
+			memcpy(val, p + klen + 1, n);
+			val[n] = '\0';
 			return true;
 		}
 		p += len;

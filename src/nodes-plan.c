@@ -16,6 +16,7 @@
 #include "macro.h"
 #include "nodes-plan.h"
 #include "rules.h"
+#include "strutil.h"
 
 bool nodes_plan_name_is_safe(const char *name)
 {
@@ -127,14 +128,14 @@ static int plan_add_link(struct node_plan *plan, const char *path, const char *n
 		l = &plan->links[plan->n_links++];
 	}
 	memset(l, 0, sizeof(*l));
-	snprintf(l->path, sizeof(l->path), "%s", path);
-	snprintf(l->node, sizeof(l->node), "%s", node);
+	str_copy(l->path, sizeof(l->path), path);
+	str_copy(l->node, sizeof(l->node), node);
 	l->minor = minor;
 	for (const char *p = path; *p; p++)
 		depth += *p == '/';
 	for (unsigned i = 0; i < depth && n + 4 < sizeof(l->target); i++)
-		n += (size_t)snprintf(l->target + n, sizeof(l->target) - n, "../");
-	snprintf(l->target + n, sizeof(l->target) - n, "%s", node);
+		n += str_copy(l->target + n, sizeof(l->target) - n, "../");
+	str_copy(l->target + n, sizeof(l->target) - n, node);
 	return 0;
 }
 
@@ -146,7 +147,7 @@ static int plan_add_generated(struct node_plan *plan, const char *dir, const cha
 
 	if (!raw || !nodes_plan_link_name_sanitize(raw, name, sizeof(name)))
 		return 0;
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	str_concat(path, sizeof(path), dir, "/", name, (const char *)NULL);
 	return plan_add_link(plan, path, node, minor);
 }
 
@@ -195,11 +196,11 @@ static int plan_device(const struct node_input *in, const struct fb_rules *rules
 					     .n_monitors = in->n_connectors,
 				     });
 	if (rule && rule->ignore) {
-		snprintf(plan->kept[plan->n_kept++], NODE_NAME_MAX, "%s", name);
+		str_copy(plan->kept[plan->n_kept++], NODE_NAME_MAX, name);
 		return 0;
 	}
 	e = &plan->nodes[plan->n_nodes++];
-	snprintf(e->name, sizeof(e->name), "%s", name);
+	str_copy(e->name, sizeof(e->name), name);
 	e->devnum = dev->devnum;
 	owner_from_rule(&e->own, defaults, rule);
 	r = plan_add_generated(plan, "fb/by-path", dev->path_id, name, minor);

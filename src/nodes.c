@@ -34,7 +34,7 @@ struct apply_ctx {
 	int dirfd;
 	const char *shown; /* the dev dir as the user named it */
 	unsigned flags;
-	pid_t pid; /* in temporary names; 0 until the first */
+	char tmp_prefix[32]; /* NODE_TMP_PREFIX "PID-"; "" until the first */
 	/* --dry-run: directories already announced with "mkdir". */
 	char dry_dirs[8][NODE_PATH_MAX];
 	size_t n_dry_dirs;
@@ -63,10 +63,8 @@ static const char *shown_path(const struct apply_ctx *c, const char *rel, char *
 {
 	size_t n = strlen(c->shown);
 
-	if (n && c->shown[n - 1] == '/')
-		snprintf(buf, len, "%s%s", c->shown, rel);
-	else
-		snprintf(buf, len, "%s/%s", c->shown, rel);
+	str_concat(buf, len, c->shown, n && c->shown[n - 1] == '/' ? "" : "/", rel,
+		   (const char *)NULL);
 	return buf;
 }
 
@@ -89,9 +87,10 @@ static const char *kind_name(mode_t m)
 
 static void tmp_name(struct apply_ctx *c, char *buf, size_t len, const char *base)
 {
-	if (!c->pid)
-		c->pid = getpid();
-	snprintf(buf, len, NODE_TMP_PREFIX "%d-%s", (int)c->pid, base);
+	if (!*c->tmp_prefix)
+		snprintf(c->tmp_prefix, sizeof(c->tmp_prefix), NODE_TMP_PREFIX "%d-",
+			 (int)getpid());
+	str_concat(buf, len, c->tmp_prefix, base, (const char *)NULL);
 }
 
 /* A temporary entry left by a process that died half-way: ours to remove.
@@ -567,7 +566,7 @@ static int prune_links_in(struct apply_ctx *c, const char *dir,
 
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		str_concat(path, sizeof(path), dir, "/", de->d_name, (const char *)NULL);
 		/* What the plan wants stays, whatever it is (no stat for it). */
 		if (!node && nodes_plan_find_link(plan, path))
 			continue;

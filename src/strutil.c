@@ -208,6 +208,27 @@ char *str_escape(const char *s, size_t max)
 	return str_escape_flags(s, max, STR_ESCAPE_QUOTES);
 }
 
+size_t str_concat(char *buf, size_t size, const char *s, ...)
+{
+	size_t total = 0;
+	va_list ap;
+
+	va_start(ap, s);
+	for (; s; s = va_arg(ap, const char *)) {
+		size_t len = strlen(s);
+
+		if (total < size - 1) {
+			size_t room = size - 1 - total;
+
+			memcpy(buf + total, s, len < room ? len : room);
+		}
+		total += len;
+	}
+	va_end(ap);
+	buf[total < size - 1 ? total : size - 1] = '\0';
+	return total;
+}
+
 char *strdup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;

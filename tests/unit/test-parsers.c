@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The other sysfs attribute parsers (numbers, virtual_size, mode, modes),
- * the strict number parsers every number goes through, and log_errno. */
+ * the strict number parsers every number goes through, log_errno and
+ * str_concat. */
 #include <errno.h>
 #include <stdint.h>
 
@@ -201,8 +202,32 @@ static void test_log_errno(void)
 			   "fbclassctl: y: Device or resource busy\n");
 }
 
+/* str_concat: snprintf's result for the same strings, cut or not */
+static void test_concat(void)
+{
+	char buf[8];
+
+	ASSERT_INT_EQ(str_concat(buf, sizeof(buf), "ab", "/", "cd", (const char *)NULL),
+		      5);
+	ASSERT_STR_EQ(buf, "ab/cd");
+	ASSERT_INT_EQ(str_concat(buf, sizeof(buf), "abcd", "/", "efgh",
+				 (const char *)NULL),
+		      9);
+	ASSERT_STR_EQ(buf, "abcd/ef");
+	ASSERT_INT_EQ(str_concat(buf, sizeof(buf), "abcdefgh", "ij", (const char *)NULL),
+		      10);
+	ASSERT_STR_EQ(buf, "abcdefg");
+	ASSERT_INT_EQ(str_copy(buf, sizeof(buf), ""), 0);
+	ASSERT_STR_EQ(buf, "");
+	ASSERT_INT_EQ(str_copy(buf, 1, "x"), 1);
+	ASSERT_STR_EQ(buf, "");
+	ASSERT_INT_EQ(str_copy(buf, sizeof(buf), "1234567"), 7);
+	ASSERT_STR_EQ(buf, "1234567");
+}
+
 int main(void)
 {
+	test_concat();
 	test_decimal();
 	test_log_errno();
 	test_uint();
