@@ -15,6 +15,7 @@
 #include "account.h"
 #include "jsonout.h"
 #include "log.h"
+#include "modeset.h"
 #include "nodes.h"
 #include "view.h"
 #include "scanout.h"
@@ -365,11 +366,40 @@ static void info_human_display(const struct fb_view *v)
 		info_human_connector(&card->connectors[i]);
 }
 
+/* DRM's fbdev emulation takes its mode from the kernel's command line:
+ * the video= argument of each size a connected connector offers.  NULL
+ * (none) for any other kind of fb. */
+static char **info_video_args(const struct fb_view *v, size_t *n)
+{
+	char **args = NULL;
+
+	*n = 0;
+	for (size_t i = 0; v->kind == FB_KIND_DRM && v->card && i < v->card->n_connectors;
+	     i++)
+		if (modeset_connector_video_args(&v->card->connectors[i], &args, n) < 0)
+			log_errno(-ENOMEM, "%s: cannot list the video= arguments: %m",
+				  v->dev->name);
+	return args;
+}
+
+static void info_human_video(const struct fb_view *v)
+{
+	size_t n;
+	char **args = info_video_args(v, &n);
+
+	if (n)
+		printf("  boot modes (DRM sets the mode: add one to the kernel command line):\n");
+	for (size_t i = 0; i < n; i++)
+		kv(args[i], "%s", "");
+	strv_free(args, n);
+}
+
 static void info_human(const struct fb_view *v)
 {
 	info_human_device(v->dev);
 	info_human_hw(v);
 	info_human_display(v);
+	info_human_video(v);
 	scanout_print(stdout, v);
 	info_human_node(v);
 }
@@ -531,6 +561,18 @@ static struct json_object *json_connector(const struct drm_connector *c)
 	return o;
 }
 
+static struct json_object *json_video(const struct fb_view *v)
+{
+	size_t n;
+	char **args = info_video_args(v, &n);
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(args[i]));
+	strv_free(args, n);
+	return a;
+}
+
 static struct json_object *json_display(const struct fb_view *v)
 {
 	const struct drm_card *card = v->card;
@@ -539,6 +581,7 @@ static struct json_object *json_display(const struct fb_view *v)
 	char devnum[32];
 
 	jsonout_add_string(o, "kind", display_kind_name(v->kind));
+	json_object_object_add(o, "video", json_video(v));
 	if (!card) {
 		json_object_object_add(o, "card", NULL);
 		return o;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fbinfo_ioctl.h"
+#include "fbmodes.h"
 #include "log.h"
 #include "macro.h"
 #include "modeset.h"
@@ -409,6 +410,31 @@ static bool connector_offers(const struct drm_connector *c, const char *size)
 	return false;
 }
 
+/* "video=NAME:WxH", with "@HZ" when it is the EDID's preferred size. */
+static int video_arg(const struct drm_connector *c, uint32_t xres, uint32_t yres,
+		     char **arg)
+{
+	const struct edid_timing *p = &c->edid_info.preferred;
+
+	if (c->edid_info.has_preferred && p->hactive == xres && p->vactive == yres &&
+	    p->refresh_mhz)
+		return asprintf(arg, "video=%s:%" PRIu32 "x%" PRIu32 "@%" PRIu64,
+				display_connector_short_name(c), xres, yres,
+				(p->refresh_mhz + 500) / 1000);
+	return asprintf(arg, "video=%s:%" PRIu32 "x%" PRIu32,
+			display_connector_short_name(c), xres, yres);
+}
+
+static int push_video_arg(const struct drm_connector *c, uint32_t xres, uint32_t yres,
+			  char ***args, size_t *n, size_t *cap)
+{
+	char *arg = NULL;
+
+	if (video_arg(c, xres, yres, &arg) < 0)
+		return -ENOMEM;
+	return strv_push(args, n, cap, arg) < 0 ? -ENOMEM : 0;
+}
+
 int modeset_video_args(const struct drm_card *card, uint32_t xres, uint32_t yres,
 		       char ***args, size_t *n)
 {
@@ -418,21 +444,31 @@ int modeset_video_args(const struct drm_card *card, uint32_t xres, uint32_t yres
 	snprintf(size, sizeof(size), "%" PRIu32 "x%" PRIu32, xres, yres);
 	for (size_t i = 0; card && i < card->n_connectors; i++) {
 		const struct drm_connector *c = &card->connectors[i];
-		const struct edid_timing *p = &c->edid_info.preferred;
-		char *arg = NULL;
-		int r;
 
 		if (c->status != DRM_STATUS_CONNECTED || !connector_offers(c, size))
 			continue;
-		if (c->edid_info.has_preferred && p->hactive == xres &&
-		    p->vactive == yres && p->refresh_mhz)
-			r = asprintf(&arg, "video=%s:%s@%" PRIu64,
-				     display_connector_short_name(c), size,
-				     (p->refresh_mhz + 500) / 1000);
-		else
-			r = asprintf(&arg, "video=%s:%s", display_connector_short_name(c),
-				     size);
-		if (r < 0 || strv_push(args, n, &cap, r < 0 ? NULL : arg) < 0)
+		if (push_video_arg(c, xres, yres, args, n, &cap) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int modeset_connector_video_args(const struct drm_connector *c, char ***args, size_t *n)
+{
+	size_t cap = *n;
+
+	if (c->status != DRM_STATUS_CONNECTED)
+		return 0;
+	for (size_t j = 0; j < c->n_modes; j++) {
+		struct fbmodes_spec spec;
+
+		/* one line per refresh in sysfs: each size once; "WxHi" and
+		 * the like are not what video= takes as WxH */
+		if (strv_contains(c->modes, j, c->modes[j]) ||
+		    fbmodes_parse_spec(c->modes[j], &spec) < 0 || spec.depth ||
+		    spec.refresh)
+			continue;
+		if (push_video_arg(c, spec.xres, spec.yres, args, n, &cap) < 0)
 			return -ENOMEM;
 	}
 	return 0;

@@ -90,3 +90,7 @@ int modeset_apply(const struct fb_device *dev, const char *devdir, bool allow_pr
  * 0 or -ENOMEM. */
 int modeset_video_args(const struct drm_card *card, uint32_t xres, uint32_t yres,
 		       char ***args, size_t *n);
+/* Pure.  The same arguments for every size connector c offers (its sysfs
+ * "modes", each size once, in its order: the preferred first), when it is
+ * connected; none otherwise.  Appended to *args (strv).  0 or -ENOMEM. */
+int modeset_connector_video_args(const struct drm_connector *c, char ***args, size_t *n);

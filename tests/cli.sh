@@ -220,6 +220,30 @@ elif [ -x "$UMOCKDEV_RUN" ]; then
 		grep -qF "console cursor-blink: no fbcon (/sys/class/graphics/fbcon)" "$work/err"
 fi
 
+if "$FBCLASSCTL" --version | grep -q '^link: static'; then
+	echo "# info's video= lines on a captured tree: not for the static build"
+elif [ -x "$UMOCKDEV_RUN" ]; then
+	# DRM's fbdev emulation: one video= line for each size the connector's
+	# sysfs "modes" offers (the oracle: that file, read by cat), the EDID's
+	# preferred size with its refresh; none for a native or virtual fb
+	tree=$top_srcdir/tests/fixtures/captured-6.12/drm-bochs.umockdev
+	"$UMOCKDEV_RUN" -d "$tree" -- sh -c '"$0" info fb0; cat /sys/class/drm/card0-Virtual-1/modes' \
+		"$FBCLASSCTL" >"$work/out" 2>"$work/err"
+	sed -n 's/^    video=Virtual-1:\([0-9]*x[0-9]*\).*/\1/p' "$work/out" >"$work/video"
+	grep -x '[0-9]*x[0-9]*' "$work/out" | awk '!seen[$0]++' >"$work/offered"
+	check "info drm-bochs: a video= line for each size offered, in order" \
+		sh -c 'test -s "$1/video" && cmp -s "$1/video" "$1/offered"' - "$work"
+	check "info drm-bochs: the EDID's preferred size with its refresh" \
+		grep -qx "    video=Virtual-1:1280x800@75" "$work/out"
+	"$UMOCKDEV_RUN" -d "$tree" -- "$FBCLASSCTL" info -J fb0 >"$work/out" 2>"$work/err"
+	check "info -J drm-bochs: display.video holds the same" \
+		test "$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)["framebuffers"][0]["display"]["video"]))' <"$work/out")" = "$(wc -l <"$work/video")"
+	"$UMOCKDEV_RUN" -d "$top_srcdir/tests/fixtures/captured-6.12/vfb.umockdev" -- \
+		"$FBCLASSCTL" info >"$work/out" 2>"$work/err"
+	check "info vfb: no video= line (not DRM's fbdev emulation)" \
+		test "$(grep -c 'video=' "$work/out")" -eq 0
+fi
+
 if [ -x "$UMOCKDEV_RUN" ]; then
 	# An empty testbed: a machine without framebuffers.
 	"$UMOCKDEV_RUN" -- "$FBCLASSCTL" list >"$work/out" 2>"$work/err"
