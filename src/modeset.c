@@ -400,6 +400,74 @@ int modeset_apply(const struct fb_device *dev, const char *devdir, bool allow_pr
 	return r;
 }
 
+/* ---- --mode ---- */
+
+/* --mode: a name of the db, else WxH[-depth][@refresh] with the db's
+ * timings for that size, else the current timings.  0, -EINVAL (said;
+ * usage), or the db's error. */
+int modeset_resolve_mode(const char *name, const char *db_path,
+			 struct fb_var_screeninfo *mode, bool *spec_only)
+{
+	_cleanup_(fbmodes_db_free) struct fbmodes_db db = {};
+	const char *path = db_path ? db_path : MODESET_DEFAULT_DB;
+	const struct fbmodes_mode *m;
+	struct fbmodes_spec spec;
+	char err[512];
+	bool is_spec = fbmodes_parse_spec(name, &spec) == 0;
+	int r = fbmodes_load(path, &db, err, sizeof(err));
+
+	*spec_only = false;
+	if (r == -EINVAL || (r < 0 && (!is_spec || db_path))) {
+		ERR("%s", err);
+		return -EINVAL;
+	}
+	m = fbmodes_find(&db, name);
+	if (!m && is_spec)
+		m = fbmodes_match_spec(&db, &spec);
+	if (m) {
+		*mode = m->var;
+		if (is_spec && spec.depth)
+			mode->bits_per_pixel = spec.depth;
+		return 0;
+	}
+	if (!is_spec) {
+		_cleanup_free_ char *esc = str_escape(name, 64);
+
+		ERR("unknown mode '%s': not in %s, and not WxH[-DEPTH][@HZ]",
+		    esc ? esc : "?", path);
+		return -EINVAL;
+	}
+	/* No timings for that size: the size and depth, on the current timings. */
+	if (spec.refresh)
+		WRN("no %" PRIu32 "x%" PRIu32 " mode in %s: @%" PRIu32
+		    " cannot be honoured; the current timings are kept",
+		    spec.xres, spec.yres, path, spec.refresh);
+	*spec_only = true;
+	*mode = (struct fb_var_screeninfo){ .xres = spec.xres,
+					    .yres = spec.yres,
+					    .xres_virtual = spec.xres,
+					    .yres_virtual = spec.yres,
+					    .bits_per_pixel = spec.depth };
+	return 0;
+}
+
+/* A size without timings becomes -g on the current mode (and a depth of 0
+ * the current depth). */
+void modeset_spec_to_geometry(const struct fb_var_screeninfo *m, uint32_t cur_bpp,
+			      struct modeset_request *q)
+{
+	bool had = q->geometry;
+
+	if (had) /* -g given too: it wins, as fbset applies it after the mode */
+		return;
+	q->geometry = true;
+	q->xres = m->xres;
+	q->yres = m->yres;
+	q->xres_virtual = m->xres_virtual;
+	q->yres_virtual = m->yres_virtual;
+	q->bits_per_pixel = m->bits_per_pixel ? m->bits_per_pixel : cur_bpp;
+}
+
 /* ---- DRM's fbdev emulation: the kernel argument ---- */
 
 static bool connector_offers(const struct drm_connector *c, const char *size)
