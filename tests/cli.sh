@@ -242,6 +242,22 @@ elif [ -x "$UMOCKDEV_RUN" ]; then
 		"$FBCLASSCTL" info >"$work/out" 2>"$work/err"
 	check "info vfb: no video= line (not DRM's fbdev emulation)" \
 		test "$(grep -c 'video=' "$work/out")" -eq 0
+	# a rule's fbmode=, console= and rotate=: --dry-run prints them as the
+	# commands that do them, after the node; a bad value stops everything
+	mkdir -p "$work/dev"
+	printf 'name=fb0 fbmode=800x600-16 console=1-63 rotate=90\nname=fb9 console=2 mode=0600\n' >"$work/setup.conf"
+	"$UMOCKDEV_RUN" -d "$top_srcdir/tests/fixtures/captured-6.12/vfb.umockdev" -- \
+		"$FBCLASSCTL" coldplug --dry-run --config "$work/setup.conf" --dev "$work/dev" >"$work/out" 2>"$work/err"
+	check "coldplug --dry-run: the rule's setup, after the node, as commands" \
+		test "$(grep -A3 '^ln -s ../../fb0 .*/fb/by-name/' "$work/out" | tail -n 3 | tr '\n' '|')" = \
+		"set fb0 --mode 800x600-16|console map 1-63 fb0|console rotate 90|"
+	check "coldplug --dry-run: only the matching rule's" test "$(grep -c '^console map' "$work/out")" -eq 1
+	printf 'name=fb0 console=2\nname=fb0 fbmode=800x600-16 rotate=45\n' >"$work/bad.conf"
+	"$UMOCKDEV_RUN" -d "$top_srcdir/tests/fixtures/captured-6.12/vfb.umockdev" -- \
+		"$FBCLASSCTL" coldplug --config "$work/bad.conf" --dev "$work/dev" >"$work/out" 2>"$work/err"
+	rc=$?
+	check "coldplug, rotate=45: exit 2, FILE:LINE: reason, nothing made" \
+		sh -c 'test "$0" -eq 2 && grep -qF "bad.conf:2: invalid rotate \"45\": expected 0, 90, 180 or 270" "$1/err" && test -z "$(ls "$1/dev")"' "$rc" "$work"
 fi
 
 if [ -x "$UMOCKDEV_RUN" ]; then
