@@ -79,8 +79,11 @@ static int apply_console(const struct fb_rule *rule, const struct fb_device *dev
 			return log_errno(r, "%s: console=: cannot move tty%u to it: %m",
 					 dev->name, c);
 	}
-	INF("%s: console: tty%u-%u on it", dev->name, rule->console_first,
-	    rule->console_last);
+	if (rule->console_first == rule->console_last)
+		INF("%s: console: tty%u on it", dev->name, rule->console_first);
+	else
+		INF("%s: console: tty%u-%u on it", dev->name, rule->console_first,
+		    rule->console_last);
 	return 0;
 }
 
