@@ -673,6 +673,7 @@ static void info_usage(void)
 	       "Options:\n"
 	       "  -J, --json           JSON output: {\"framebuffers\": [{...}]}\n"
 	       "      --fbset          print the mode block of 'fbset -s', byte for byte\n"
+	       "      --modes          print every mode (sysfs, the connectors) as fb.modes blocks\n"
 	       "      --dev DIR        device directory (default /dev)\n"
 	       "      --no-temp-node   never query through a private temporary node\n"
 	       "  -h, --help           show this help\n"
@@ -682,16 +683,17 @@ static void info_usage(void)
 
 struct info_opts {
 	const char *devdir;
-	bool json, fbset, allow_private, help;
+	bool json, fbset, modes, allow_private, help;
 };
 
 /* 0, or -EINVAL for a usage error (said). */
 static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 {
-	enum { OPT_FBSET = FB_CMD_OPT_OWN, OPT_NO_TEMP_NODE };
+	enum { OPT_FBSET = FB_CMD_OPT_OWN, OPT_NO_TEMP_NODE, OPT_MODES };
 	static const struct option options[] = {
 		FB_CMD_OPTION_JSON,
 		{ "fbset", no_argument, NULL, OPT_FBSET },
+		{ "modes", no_argument, NULL, OPT_MODES },
 		FB_CMD_OPTION_DEV,
 		{ "no-temp-node", no_argument, NULL, OPT_NO_TEMP_NODE },
 		FB_CMD_OPTION_HELP,
@@ -704,6 +706,8 @@ static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 	while ((c = fb_cmd_getopt(argc, argv, "Jh", options, &common)) != -1) {
 		if (c == OPT_FBSET)
 			o->fbset = true;
+		else if (c == OPT_MODES)
+			o->modes = true;
 		else if (c == OPT_NO_TEMP_NODE)
 			o->allow_private = false;
 		else
@@ -711,8 +715,8 @@ static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 	}
 	if (o->help)
 		return 0;
-	if (o->json && o->fbset) {
-		ERR("--json and --fbset are mutually exclusive");
+	if (o->json + o->fbset + o->modes > 1) {
+		ERR("--json, --fbset and --modes are mutually exclusive");
 		return -EINVAL;
 	}
 	return 0;
@@ -742,7 +746,9 @@ static int info_one(const struct info_opts *o, const struct fb_device *dev,
 	}
 	fb_view_load(&v, dev, o->devdir, o->allow_private, denied);
 	fb_view_join_display(&v, drm);
-	if (o->json) {
+	if (o->modes) {
+		fb_view_print_modes(stdout, &v);
+	} else if (o->json) {
 		json_object_array_add(arr, info_json(&v));
 	} else {
 		if (!first)

@@ -242,6 +242,42 @@ elif [ -x "$UMOCKDEV_RUN" ]; then
 		"$FBCLASSCTL" info >"$work/out" 2>"$work/err"
 	check "info vfb: no video= line (not DRM's fbdev emulation)" \
 		test "$(grep -c 'video=' "$work/out")" -eq 0
+	# info --modes: fb.modes blocks, one for each size offered, that our
+	# own parser (set --db: a parsed file gets as far as the device, exit
+	# 4) and fbset -db read back; fbset on a plain file gets as far as
+	# FBIOPUT_VSCREENINFO only for a mode it found and parsed
+	"$UMOCKDEV_RUN" -d "$tree" -- "$FBCLASSCTL" info --modes fb0 >"$work/fb.modes" 2>"$work/err"
+	sed -n 's/^mode "\(.*\)"$/\1/p' "$work/fb.modes" >"$work/names"
+	check "info --modes drm-bochs: a block for each size offered" \
+		test "$(sed 's/-[0-9]*$//' "$work/names" | sort -u | wc -l)" -eq "$(wc -l <"$work/offered")"
+	check "info --modes drm-bochs: each name once" test "$(sort "$work/names" | uniq -d | wc -l)" -eq 0
+	check "info --modes drm-bochs: the EDID's preferred size at its 75 Hz" grep -qx 'mode "1280x800-75"' "$work/fb.modes"
+	: >"$work/parsed"
+	while read -r name; do
+		"$FBCLASSCTL" set --db "$work/fb.modes" --mode "$name" fb99 >/dev/null 2>&1
+		echo "$?" >>"$work/parsed"
+	done <"$work/names"
+	check "info --modes: every block parses back (set --db)" \
+		test "$(sort -u "$work/parsed" | tr -d '\n')" = 4
+	if command -v fbset >/dev/null; then
+		: >"$work/fakefb"
+		while read -r name; do
+			fbset -fb "$work/fakefb" -db "$work/fb.modes" "$name" 2>&1
+		done <"$work/names" | sort -u >"$work/fbset.out"
+		check "info --modes: fbset -db finds and parses every block" \
+			test "$(cat "$work/fbset.out")" = "ioctl FBIOPUT_VSCREENINFO: Inappropriate ioctl for device"
+	else
+		echo "# fbset not installed: info --modes not held to fbset -db"
+	fi
+	"$UMOCKDEV_RUN" -d "$top_srcdir/tests/fixtures/captured-6.12/vfb.umockdev" -- \
+		"$FBCLASSCTL" info --modes fb0 >"$work/out" 2>"$work/err"
+	# CVT by hand: a line of (1e6/110 - 550) / 483 = 17.683 us, blanking 24.695 %
+	# of 640 in cells of 16: 208, clock 848 / 17.683 us in 0.25 MHz steps 47.75,
+	# hsync 8 % of 848: 64, 32 lines of sync and back porch, vsync 4 (4:3)
+	check "info --modes vfb: sysfs's U:640x480p-110 with CVT's timings" \
+		sh -c 'grep -qF "# fb0 modes: U:640x480p-110 (timings: VESA CVT at 110 Hz, computed)" "$1" &&
+			grep -qx "    timings 20942 104 40 28 3 64 4" "$1"' - "$work/out"
+	expect 2 "" "--json, --fbset and --modes are mutually exclusive" -- info --modes -J
 	# a rule's fbmode=, console= and rotate=: --dry-run prints them as the
 	# commands that do them, after the node; a bad value stops everything
 	mkdir -p "$work/dev"
