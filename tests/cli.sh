@@ -288,6 +288,28 @@ elif [ -x "$UMOCKDEV_RUN" ]; then
 		test "$(grep -A3 '^ln -s ../../fb0 .*/fb/by-name/' "$work/out" | tail -n 3 | tr '\n' '|')" = \
 		"set fb0 --mode 800x600-16|console map 1-63 fb0|console rotate 90|"
 	check "coldplug --dry-run: only the matching rule's" test "$(grep -c '^console map' "$work/out")" -eq 1
+	"$UMOCKDEV_RUN" -d "$top_srcdir/tests/fixtures/captured-6.12/vfb.umockdev" -- \
+		env ACTION=add SUBSYSTEM=graphics DEVPATH=/devices/platform/vfb.0/graphics/fb0 \
+		DEVNAME=fb0 MAJOR=29 MINOR=0 \
+		"$FBCLASSCTL" hotplug --dry-run --config "$work/setup.conf" --dev "$work/dev" >"$work/out" 2>"$work/err"
+	check "hotplug add --dry-run: the rule's setup too" \
+		test "$(tail -n 3 "$work/out" | tr '\n' '|')" = \
+		"set fb0 --mode 800x600-16|console map 1-63 fb0|console rotate 90|"
+	if [ "$(id -u)" = 0 ]; then
+		# applied for real on a tree without the device: each part fails,
+		# each is said naming fb0 and why, and the node is made all the same
+		mkdir -p "$work/dev2"
+		echo 'name=fb0 fbmode=no-such-mode console=1' >"$work/fail.conf"
+		"$UMOCKDEV_RUN" -d "$top_srcdir/tests/fixtures/captured-6.12/vfb.umockdev" -- \
+			"$FBCLASSCTL" coldplug --config "$work/fail.conf" --dev "$work/dev2" >"$work/out" 2>"$work/err"
+		rc=$?
+		check "coldplug, a setup that fails: exit 0, the node made" \
+			sh -c 'test "$0" -eq 0 && test -c "$1/dev2/fb0" && test -L "$1/dev2/fb/by-name/Virtual_FB"' "$rc" "$work"
+		check "coldplug, a setup that fails: fbmode= said, naming fb0" \
+			grep -qF "fbclassctl: fb0: fbmode=no-such-mode (rule at line 1) not set" "$work/err"
+		check "coldplug, a setup that fails: console= said, naming fb0 and the cause" \
+			grep -qF "fbclassctl: fb0: console=: cannot open $work/dev2/fb0: No such device or address" "$work/err"
+	fi
 	printf 'name=fb0 console=2\nname=fb0 fbmode=800x600-16 rotate=45\n' >"$work/bad.conf"
 	"$UMOCKDEV_RUN" -d "$top_srcdir/tests/fixtures/captured-6.12/vfb.umockdev" -- \
 		"$FBCLASSCTL" coldplug --config "$work/bad.conf" --dev "$work/dev" >"$work/out" 2>"$work/err"
