@@ -3,11 +3,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "console.h"
+#include "display.h"
 #include "fbinfo_ioctl.h"
 #include "log.h"
 #include "macro.h"
@@ -20,8 +22,21 @@ bool rules_apply_wanted(const struct fb_rule *rule)
 	return rule && (rule->fbmode || rule->console_first || rule->has_rotate);
 }
 
-/* set --mode VALUE, as cmd-set.c does it (without its DRM check: a DRM
- * driver's refusal is the driver's word here). */
+/* DRM's fbdev emulation keeps its DRM driver's mode, as set says. */
+static bool is_drm_emulation(const struct fb_device *dev, const struct fb_hwinfo *hw)
+{
+	char id[sizeof(hw->fix.id) + 1];
+
+	snprintf(id, sizeof(id), "%.*s", (int)strnlen(hw->fix.id, sizeof(hw->fix.id)),
+		 hw->fix.id);
+	if (display_kind_of(dev, id, NULL) != FB_KIND_DRM)
+		return false;
+	ERR("%s: fbmode= not set: DRM's fbdev emulation takes its mode from the kernel's video= argument ('fbclassctl info %s' lists them)",
+	    dev->name, dev->name);
+	return true;
+}
+
+/* set --mode VALUE, as cmd-set.c does it. */
 static int apply_fbmode(const struct fb_rule *rule, const struct fb_device *dev,
 			const char *devdir)
 {
@@ -32,15 +47,17 @@ static int apply_fbmode(const struct fb_rule *rule, const struct fb_device *dev,
 	bool spec_only;
 	int r = modeset_resolve_mode(rule->fbmode, NULL, &mode, &spec_only);
 
-	if (r == 0 && spec_only) {
+	if (r == 0) {
 		r = fb_hw_query(dev, devdir, true, &hw);
 		if (r < 0)
 			log_errno(r, "%s: cannot read the mode: %m", dev->name);
-		else
-			modeset_spec_to_geometry(&mode, hw.var.bits_per_pixel, &q);
-	} else if (r == 0) {
-		q.mode = &mode;
+		else if (is_drm_emulation(dev, &hw))
+			return -EOPNOTSUPP;
 	}
+	if (r == 0 && spec_only)
+		modeset_spec_to_geometry(&mode, hw.var.bits_per_pixel, &q);
+	else if (r == 0)
+		q.mode = &mode;
 	if (r == 0)
 		r = modeset_apply(dev, devdir, true, &q, &res);
 	if (r < 0) {

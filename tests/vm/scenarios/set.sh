@@ -178,10 +178,16 @@ EOF2
 	restore
 	con2fbmap 2 1
 	t_is "$(oracle 2)" 1 "rule: tty2 starts on fb1 (con2fbmap)"
-	echo 'name=fb0 fbmode=800x600-16 console=2' >/tmp/setup.conf
+	_before=$(var_of fb1)
+	printf 'name=fb0 fbmode=800x600-16 console=2\nname=fb1 fbmode=1024x768-32\n' >/tmp/setup.conf
 	t_is "$(fbclassctl coldplug --config /tmp/setup.conf 2>/tmp/cold.err; echo $?)" 0 \
 		"rule: coldplug exits 0"
-	t_is "$(grep -c 'not set\|cannot\|did not' /tmp/cold.err)" 0 "rule: coldplug logs no failure"
+	t_is "$(grep -v '^fbclassctl: fb1: ' /tmp/cold.err | grep -c 'not set\|cannot\|did not')" 0 \
+		"rule: coldplug logs no failure for fb0"
+	grep -q "^fbclassctl: fb1: fbmode= not set: DRM's fbdev emulation takes its mode from the kernel's video= argument" \
+		/tmp/cold.err && t_ok "rule: fbmode= on bochs-drm's fb1: refused, video= named" ||
+		t_not_ok "rule: fbmode= on bochs-drm's fb1: refused, video= named"
+	t_is "$(var_of fb1)" "$_before" "rule: fb1 (bochs-drm) unchanged"
 	t_diag_stdin </tmp/cold.err
 	grep -q '^fbclassctl: fb0: fbmode: set 800x600, 16 bpp$' /tmp/cold.err &&
 		t_ok "rule: coldplug says fb0's mode" || t_not_ok "rule: coldplug says fb0's mode"
