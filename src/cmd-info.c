@@ -15,6 +15,7 @@
 #include "account.h"
 #include "jsonout.h"
 #include "log.h"
+#include "modeset.h"
 #include "nodes.h"
 #include "view.h"
 #include "scanout.h"
@@ -365,11 +366,40 @@ static void info_human_display(const struct fb_view *v)
 		info_human_connector(&card->connectors[i]);
 }
 
+/* DRM's fbdev emulation takes its mode from the kernel's command line:
+ * the video= argument of each size a connected connector offers.  NULL
+ * (none) for any other kind of fb. */
+static char **info_video_args(const struct fb_view *v, size_t *n)
+{
+	char **args = NULL;
+
+	*n = 0;
+	for (size_t i = 0; v->kind == FB_KIND_DRM && v->card && i < v->card->n_connectors;
+	     i++)
+		if (modeset_connector_video_args(&v->card->connectors[i], &args, n) < 0)
+			log_errno(-ENOMEM, "%s: cannot list the video= arguments: %m",
+				  v->dev->name);
+	return args;
+}
+
+static void info_human_video(const struct fb_view *v)
+{
+	size_t n;
+	char **args = info_video_args(v, &n);
+
+	if (n)
+		printf("  boot modes (DRM sets the mode: add one to the kernel command line):\n");
+	for (size_t i = 0; i < n; i++)
+		kv(args[i], "%s", "");
+	strv_free(args, n);
+}
+
 static void info_human(const struct fb_view *v)
 {
 	info_human_device(v->dev);
 	info_human_hw(v);
 	info_human_display(v);
+	info_human_video(v);
 	scanout_print(stdout, v);
 	info_human_node(v);
 }
@@ -531,6 +561,18 @@ static struct json_object *json_connector(const struct drm_connector *c)
 	return o;
 }
 
+static struct json_object *json_video(const struct fb_view *v)
+{
+	size_t n;
+	char **args = info_video_args(v, &n);
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_object_new_string(args[i]));
+	strv_free(args, n);
+	return a;
+}
+
 static struct json_object *json_display(const struct fb_view *v)
 {
 	const struct drm_card *card = v->card;
@@ -539,6 +581,7 @@ static struct json_object *json_display(const struct fb_view *v)
 	char devnum[32];
 
 	jsonout_add_string(o, "kind", display_kind_name(v->kind));
+	json_object_object_add(o, "video", json_video(v));
 	if (!card) {
 		json_object_object_add(o, "card", NULL);
 		return o;
@@ -630,6 +673,7 @@ static void info_usage(void)
 	       "Options:\n"
 	       "  -J, --json           JSON output: {\"framebuffers\": [{...}]}\n"
 	       "      --fbset          print the mode block of 'fbset -s', byte for byte\n"
+	       "      --modes          print every mode (sysfs, the connectors) as fb.modes blocks\n"
 	       "      --dev DIR        device directory (default /dev)\n"
 	       "      --no-temp-node   never query through a private temporary node\n"
 	       "  -h, --help           show this help\n"
@@ -639,16 +683,17 @@ static void info_usage(void)
 
 struct info_opts {
 	const char *devdir;
-	bool json, fbset, allow_private, help;
+	bool json, fbset, modes, allow_private, help;
 };
 
 /* 0, or -EINVAL for a usage error (said). */
 static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 {
-	enum { OPT_FBSET = FB_CMD_OPT_OWN, OPT_NO_TEMP_NODE };
+	enum { OPT_FBSET = FB_CMD_OPT_OWN, OPT_NO_TEMP_NODE, OPT_MODES };
 	static const struct option options[] = {
 		FB_CMD_OPTION_JSON,
 		{ "fbset", no_argument, NULL, OPT_FBSET },
+		{ "modes", no_argument, NULL, OPT_MODES },
 		FB_CMD_OPTION_DEV,
 		{ "no-temp-node", no_argument, NULL, OPT_NO_TEMP_NODE },
 		FB_CMD_OPTION_HELP,
@@ -661,6 +706,8 @@ static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 	while ((c = fb_cmd_getopt(argc, argv, "Jh", options, &common)) != -1) {
 		if (c == OPT_FBSET)
 			o->fbset = true;
+		else if (c == OPT_MODES)
+			o->modes = true;
 		else if (c == OPT_NO_TEMP_NODE)
 			o->allow_private = false;
 		else
@@ -668,8 +715,8 @@ static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 	}
 	if (o->help)
 		return 0;
-	if (o->json && o->fbset) {
-		ERR("--json and --fbset are mutually exclusive");
+	if (o->json + o->fbset + o->modes > 1) {
+		ERR("--json, --fbset and --modes are mutually exclusive");
 		return -EINVAL;
 	}
 	return 0;
@@ -699,7 +746,9 @@ static int info_one(const struct info_opts *o, const struct fb_device *dev,
 	}
 	fb_view_load(&v, dev, o->devdir, o->allow_private, denied);
 	fb_view_join_display(&v, drm);
-	if (o->json) {
+	if (o->modes) {
+		fb_view_print_modes(stdout, &v);
+	} else if (o->json) {
 		json_object_array_add(arr, info_json(&v));
 	} else {
 		if (!first)

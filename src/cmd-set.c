@@ -18,8 +18,6 @@
 #include "nodes.h"
 #include "strutil.h"
 
-#define DEFAULT_DB "/etc/fb.modes"
-
 static void set_usage(void)
 {
 	printf("Usage: fbclassctl set [options] DEVICE\n"
@@ -35,7 +33,8 @@ static void set_usage(void)
 	       "                        pixel clock (ps), margins and sync lengths\n"
 	       "  -m, --mode NAME       a mode of the fb.modes file, else WxH[-DEPTH][@HZ]\n"
 	       "                        (the timings of the file's mode of that size)\n"
-	       "      --db FILE         the fb.modes file (default " DEFAULT_DB ")\n"
+	       "      --db FILE         the fb.modes file (default " MODESET_DEFAULT_DB
+	       ")\n"
 	       "      --rgba RGBA       colour lengths R,G,B,T, each LENGTH[/OFFSET]\n"
 	       "      --nonstd N        a driver's non-standard pixel format\n"
 	       "      --accel BOOL      hardware text acceleration: true or false\n"
@@ -204,71 +203,6 @@ static int parse_opts(int argc, char *argv[], struct set_opts *o)
 	return 0;
 }
 
-/* --mode: a name of the db, else WxH[-depth][@refresh] with the db's
- * timings for that size, else the current timings.  0, -EINVAL (said;
- * usage), or the db's error. */
-static int resolve_mode(const struct set_opts *o, struct fbmodes_db *db,
-			struct fb_var_screeninfo *mode, bool *spec_only)
-{
-	const char *path = o->db ? o->db : DEFAULT_DB;
-	const struct fbmodes_mode *m;
-	struct fbmodes_spec spec;
-	char err[512];
-	bool is_spec = fbmodes_parse_spec(o->mode, &spec) == 0;
-	int r = fbmodes_load(path, db, err, sizeof(err));
-
-	*spec_only = false;
-	if (r == -EINVAL || (r < 0 && (!is_spec || o->db))) {
-		ERR("%s", err);
-		return -EINVAL;
-	}
-	m = fbmodes_find(db, o->mode);
-	if (!m && is_spec)
-		m = fbmodes_match_spec(db, &spec);
-	if (m) {
-		*mode = m->var;
-		if (is_spec && spec.depth)
-			mode->bits_per_pixel = spec.depth;
-		return 0;
-	}
-	if (!is_spec) {
-		_cleanup_free_ char *esc = str_escape(o->mode, 64);
-
-		ERR("unknown mode '%s': not in %s, and not WxH[-DEPTH][@HZ]",
-		    esc ? esc : "?", path);
-		return -EINVAL;
-	}
-	/* No timings for that size: the size and depth, on the current timings. */
-	if (spec.refresh)
-		WRN("no %" PRIu32 "x%" PRIu32 " mode in %s: @%" PRIu32
-		    " cannot be honoured; the current timings are kept",
-		    spec.xres, spec.yres, path, spec.refresh);
-	*spec_only = true;
-	*mode = (struct fb_var_screeninfo){ .xres = spec.xres,
-					    .yres = spec.yres,
-					    .xres_virtual = spec.xres,
-					    .yres_virtual = spec.yres,
-					    .bits_per_pixel = spec.depth };
-	return 0;
-}
-
-/* A size without timings becomes -g on the current mode (and a depth of 0
- * the current depth). */
-static void spec_to_geometry(const struct fb_var_screeninfo *m, uint32_t cur_bpp,
-			     struct modeset_request *q)
-{
-	bool had = q->geometry;
-
-	if (had) /* -g given too: it wins, as fbset applies it after the mode */
-		return;
-	q->geometry = true;
-	q->xres = m->xres;
-	q->yres = m->yres;
-	q->xres_virtual = m->xres_virtual;
-	q->yres_virtual = m->yres_virtual;
-	q->bits_per_pixel = m->bits_per_pixel ? m->bits_per_pixel : cur_bpp;
-}
-
 static void print_changes(const struct fb_device *dev,
 			  const struct fb_var_screeninfo *asked,
 			  const struct fb_var_screeninfo *got, bool test)
@@ -413,7 +347,7 @@ static int set_device(const struct set_opts *o, struct modeset_request *q,
 		return FB_EXIT_ERROR;
 	}
 	if (spec_only)
-		spec_to_geometry(mode, hw.var.bits_per_pixel, q);
+		modeset_spec_to_geometry(mode, hw.var.bits_per_pixel, q);
 	r = check_drm(dev, &hw, q);
 	if (r >= 0)
 		return r;
@@ -426,7 +360,6 @@ static int set_device(const struct set_opts *o, struct modeset_request *q,
 static int do_set(int argc, char *argv[])
 {
 	struct set_opts o = { .devdir = "/dev", .req = { .accel = -1 } };
-	struct fbmodes_db db = {};
 	struct fb_var_screeninfo mode;
 	struct fb_device_list list = {};
 	const struct fb_device **sel = NULL;
@@ -449,9 +382,8 @@ static int do_set(int argc, char *argv[])
 		return fb_usage_error("set");
 	}
 	if (o.mode) {
-		int r = resolve_mode(&o, &db, &mode, &spec_only);
+		int r = modeset_resolve_mode(o.mode, o.db, &mode, &spec_only);
 
-		fbmodes_db_free(&db);
 		if (r < 0)
 			return fb_exit_code(r, FB_FROM_INPUT);
 	}

@@ -543,3 +543,61 @@ int fbmodes_parse_rgba(const char *s, struct fb_var_screeninfo *var)
 	var->transp = f[3];
 	return 0;
 }
+
+/* The vertical sync width CVT gives each aspect ratio. */
+static uint32_t cvt_vsync(uint32_t w, uint32_t h)
+{
+	if (w * 3 == h * 4)
+		return 4;
+	if (w * 9 == h * 16)
+		return 5;
+	if (w * 10 == h * 16)
+		return 6;
+	if (w * 4 == h * 5 || w * 9 == h * 15)
+		return 7;
+	return 10;
+}
+
+int fbmodes_cvt(uint32_t xres, uint32_t yres, uint32_t hz, uint32_t bpp,
+		struct fb_var_screeninfo *var)
+{
+	/* CVT 1.1: C' = 30 %, M' = 300 %/kHz, 550 us of sync and back porch,
+	 * a front porch of 3 lines, a cell of 8 pixels, 8 % of hsync */
+	const double min_vsync_bp = 550.0, cell = 8;
+	uint32_t w = xres / 8 * 8, vsync = cvt_vsync(xres, yres), vsync_bp, hblank, total,
+		 hsync;
+	double hperiod, duty, clock_mhz;
+
+	if (!w || !yres || !hz || xres > 16384 || yres > 16384 || hz > 1000)
+		return -EINVAL;
+	hperiod = (1e6 / hz - min_vsync_bp) / (yres + 3);
+	if (hperiod <= 0)
+		return -EINVAL;
+	vsync_bp = (uint32_t)(min_vsync_bp / hperiod) + 1;
+	if (vsync_bp < vsync + 6)
+		vsync_bp = vsync + 6;
+	duty = 30 - 300 * hperiod / 1000;
+	if (duty < 20)
+		duty = 20;
+	hblank = (uint32_t)(w * duty / (100 - duty) / (2 * cell)) * 2 * (uint32_t)cell;
+	total = w + hblank;
+	clock_mhz = 0.25 * (uint32_t)(total / hperiod / 0.25);
+	hsync = (uint32_t)(0.08 * total / cell) * (uint32_t)cell;
+	*var = (struct fb_var_screeninfo){
+		.xres = w,
+		.yres = yres,
+		.xres_virtual = w,
+		.yres_virtual = yres,
+		.bits_per_pixel = bpp,
+		.pixclock = (uint32_t)(1e6 / clock_mhz + 0.5),
+		.left_margin = hblank / 2,
+		.right_margin = hblank - hblank / 2 - hsync,
+		.upper_margin = vsync_bp - vsync,
+		.lower_margin = 3,
+		.hsync_len = hsync,
+		.vsync_len = vsync,
+		.sync = FB_SYNC_VERT_HIGH_ACT, /* -hsync +vsync */
+		.accel_flags = FB_ACCELF_TEXT,
+	};
+	return 0;
+}

@@ -62,3 +62,11 @@ const struct fbmodes_mode *fbmodes_match_spec(const struct fbmodes_db *db,
 /* fbset's rgba argument: "R,G,B,T" lengths or "R/O,G/O,B/O,T/O" with
  * offsets; missing trailing colours are 0.  0 or -EINVAL. */
 int fbmodes_parse_rgba(const char *s, struct fb_var_screeninfo *var);
+
+/* Pure.  VESA CVT's timings (standard blanking, progressive) for a
+ * WxH mode at hz, as `cvt W H HZ` gives them, as the var fbset would
+ * build from them at depth bpp (virtual size the visible one).  For a
+ * mode whose own timings are not known.  0, or -EINVAL for a size or
+ * refresh of 0 or a mode too large for var's fields. */
+int fbmodes_cvt(uint32_t xres, uint32_t yres, uint32_t hz, uint32_t bpp,
+		struct fb_var_screeninfo *var);

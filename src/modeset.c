@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fbinfo_ioctl.h"
+#include "fbmodes.h"
 #include "log.h"
 #include "macro.h"
 #include "modeset.h"
@@ -399,6 +400,74 @@ int modeset_apply(const struct fb_device *dev, const char *devdir, bool allow_pr
 	return r;
 }
 
+/* ---- --mode ---- */
+
+/* --mode: a name of the db, else WxH[-depth][@refresh] with the db's
+ * timings for that size, else the current timings.  0, -EINVAL (said;
+ * usage), or the db's error. */
+int modeset_resolve_mode(const char *name, const char *db_path,
+			 struct fb_var_screeninfo *mode, bool *spec_only)
+{
+	_cleanup_(fbmodes_db_free) struct fbmodes_db db = {};
+	const char *path = db_path ? db_path : MODESET_DEFAULT_DB;
+	const struct fbmodes_mode *m;
+	struct fbmodes_spec spec;
+	char err[512];
+	bool is_spec = fbmodes_parse_spec(name, &spec) == 0;
+	int r = fbmodes_load(path, &db, err, sizeof(err));
+
+	*spec_only = false;
+	if (r == -EINVAL || (r < 0 && (!is_spec || db_path))) {
+		ERR("%s", err);
+		return -EINVAL;
+	}
+	m = fbmodes_find(&db, name);
+	if (!m && is_spec)
+		m = fbmodes_match_spec(&db, &spec);
+	if (m) {
+		*mode = m->var;
+		if (is_spec && spec.depth)
+			mode->bits_per_pixel = spec.depth;
+		return 0;
+	}
+	if (!is_spec) {
+		_cleanup_free_ char *esc = str_escape(name, 64);
+
+		ERR("unknown mode '%s': not in %s, and not WxH[-DEPTH][@HZ]",
+		    esc ? esc : "?", path);
+		return -EINVAL;
+	}
+	/* No timings for that size: the size and depth, on the current timings. */
+	if (spec.refresh)
+		WRN("no %" PRIu32 "x%" PRIu32 " mode in %s: @%" PRIu32
+		    " cannot be honoured; the current timings are kept",
+		    spec.xres, spec.yres, path, spec.refresh);
+	*spec_only = true;
+	*mode = (struct fb_var_screeninfo){ .xres = spec.xres,
+					    .yres = spec.yres,
+					    .xres_virtual = spec.xres,
+					    .yres_virtual = spec.yres,
+					    .bits_per_pixel = spec.depth };
+	return 0;
+}
+
+/* A size without timings becomes -g on the current mode (and a depth of 0
+ * the current depth). */
+void modeset_spec_to_geometry(const struct fb_var_screeninfo *m, uint32_t cur_bpp,
+			      struct modeset_request *q)
+{
+	bool had = q->geometry;
+
+	if (had) /* -g given too: it wins, as fbset applies it after the mode */
+		return;
+	q->geometry = true;
+	q->xres = m->xres;
+	q->yres = m->yres;
+	q->xres_virtual = m->xres_virtual;
+	q->yres_virtual = m->yres_virtual;
+	q->bits_per_pixel = m->bits_per_pixel ? m->bits_per_pixel : cur_bpp;
+}
+
 /* ---- DRM's fbdev emulation: the kernel argument ---- */
 
 static bool connector_offers(const struct drm_connector *c, const char *size)
@@ -407,6 +476,31 @@ static bool connector_offers(const struct drm_connector *c, const char *size)
 		if (strcmp(c->modes[i], size) == 0)
 			return true;
 	return false;
+}
+
+/* "video=NAME:WxH", with "@HZ" when it is the EDID's preferred size. */
+static int video_arg(const struct drm_connector *c, uint32_t xres, uint32_t yres,
+		     char **arg)
+{
+	const struct edid_timing *p = &c->edid_info.preferred;
+
+	if (c->edid_info.has_preferred && p->hactive == xres && p->vactive == yres &&
+	    p->refresh_mhz)
+		return asprintf(arg, "video=%s:%" PRIu32 "x%" PRIu32 "@%" PRIu64,
+				display_connector_short_name(c), xres, yres,
+				(p->refresh_mhz + 500) / 1000);
+	return asprintf(arg, "video=%s:%" PRIu32 "x%" PRIu32,
+			display_connector_short_name(c), xres, yres);
+}
+
+static int push_video_arg(const struct drm_connector *c, uint32_t xres, uint32_t yres,
+			  char ***args, size_t *n, size_t *cap)
+{
+	char *arg = NULL;
+
+	if (video_arg(c, xres, yres, &arg) < 0)
+		return -ENOMEM;
+	return strv_push(args, n, cap, arg) < 0 ? -ENOMEM : 0;
 }
 
 int modeset_video_args(const struct drm_card *card, uint32_t xres, uint32_t yres,
@@ -418,21 +512,31 @@ int modeset_video_args(const struct drm_card *card, uint32_t xres, uint32_t yres
 	snprintf(size, sizeof(size), "%" PRIu32 "x%" PRIu32, xres, yres);
 	for (size_t i = 0; card && i < card->n_connectors; i++) {
 		const struct drm_connector *c = &card->connectors[i];
-		const struct edid_timing *p = &c->edid_info.preferred;
-		char *arg = NULL;
-		int r;
 
 		if (c->status != DRM_STATUS_CONNECTED || !connector_offers(c, size))
 			continue;
-		if (c->edid_info.has_preferred && p->hactive == xres &&
-		    p->vactive == yres && p->refresh_mhz)
-			r = asprintf(&arg, "video=%s:%s@%" PRIu64,
-				     display_connector_short_name(c), size,
-				     (p->refresh_mhz + 500) / 1000);
-		else
-			r = asprintf(&arg, "video=%s:%s", display_connector_short_name(c),
-				     size);
-		if (r < 0 || strv_push(args, n, &cap, r < 0 ? NULL : arg) < 0)
+		if (push_video_arg(c, xres, yres, args, n, &cap) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int modeset_connector_video_args(const struct drm_connector *c, char ***args, size_t *n)
+{
+	size_t cap = *n;
+
+	if (c->status != DRM_STATUS_CONNECTED)
+		return 0;
+	for (size_t j = 0; j < c->n_modes; j++) {
+		struct fbmodes_spec spec;
+
+		/* one line per refresh in sysfs: each size once; "WxHi" and
+		 * the like are not what video= takes as WxH */
+		if (strv_contains(c->modes, j, c->modes[j]) ||
+		    fbmodes_parse_spec(c->modes[j], &spec) < 0 || spec.depth ||
+		    spec.refresh)
+			continue;
+		if (push_video_arg(c, spec.xres, spec.yres, args, n, &cap) < 0)
 			return -ENOMEM;
 	}
 	return 0;

@@ -17,6 +17,9 @@
 #include "display.h"
 #include "fbclass.h"
 
+/* fbset's default mode database. */
+#define MODESET_DEFAULT_DB "/etc/fb.modes"
+
 /* What set asks for; each part only when its flag says so. */
 struct modeset_request {
 	/* An fb.modes mode: the whole base of the request, as fbset takes a
@@ -90,3 +93,19 @@ int modeset_apply(const struct fb_device *dev, const char *devdir, bool allow_pr
  * 0 or -ENOMEM. */
 int modeset_video_args(const struct drm_card *card, uint32_t xres, uint32_t yres,
 		       char ***args, size_t *n);
+/* Pure.  The same arguments for every size connector c offers (its sysfs
+ * "modes", each size once, in its order: the preferred first), when it is
+ * connected; none otherwise.  Appended to *args (strv).  0 or -ENOMEM. */
+int modeset_connector_video_args(const struct drm_connector *c, char ***args, size_t *n);
+
+/* set --mode's value: a mode of the fb.modes file db_path (NULL: the
+ * default, which may then be missing for WxH) by name, else
+ * "WxH[-depth][@refresh]" with the file's timings for that size, else
+ * (*spec_only) only the size and depth, for the current timings.  0, or
+ * -EINVAL (reported: the file's "FILE:LINE: reason", an unknown name). */
+int modeset_resolve_mode(const char *name, const char *db_path,
+			 struct fb_var_screeninfo *mode, bool *spec_only);
+/* A size without timings (spec_only) as -g on the current mode; a depth
+ * of 0 is cur_bpp.  An -g already in q wins, as in fbset. */
+void modeset_spec_to_geometry(const struct fb_var_screeninfo *m, uint32_t cur_bpp,
+			      struct modeset_request *q);

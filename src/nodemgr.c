@@ -22,6 +22,7 @@
 #include "modules.h"
 #include "nodes.h"
 #include "rules.h"
+#include "rules-apply.h"
 #include "strutil.h"
 #include "uevent.h"
 
@@ -419,6 +420,24 @@ static bool validate_created(const struct nodemgr_opts *o, const struct nodemgr_
 	return nodemgr_validate_created(o, &run->list, created) > 0;
 }
 
+/* The rules' fbmode=, console= and rotate= on each device the plan made a
+ * node for (only: that node alone).  A failure is logged, naming the
+ * device; the nodes and the other devices do not depend on it. */
+static void run_setup(const struct nodemgr_opts *o, const struct nodemgr_run *run,
+		      const char *only)
+{
+	for (size_t i = 0; i < run->list.n; i++) {
+		const struct fb_device *dev = &run->list.devices[i];
+		const char *name = node_name(dev);
+
+		for (size_t j = 0; j < run->plan.n_nodes; j++)
+			if (strcmp(run->plan.nodes[j].name, name) == 0 &&
+			    (!only || strcmp(name, only) == 0))
+				rules_apply_device(run->plan.nodes[j].rule, dev,
+						   o->devdir, "/sys", o->dry_run);
+	}
+}
+
 int nodemgr_coldplug(const struct nodemgr_opts *o, const struct fb_rules *rules,
 		     struct nodemgr_cache *keep, bool *invalid)
 {
@@ -446,6 +465,7 @@ int nodemgr_coldplug(const struct nodemgr_opts *o, const struct fb_rules *rules,
 	r = node_prune(run.dfd, o->devdir, &run.plan, node_flags(o));
 	if (r < 0 && ret == 0)
 		ret = r;
+	run_setup(o, &run, NULL);
 	/* The nodes stay, validated or not. */
 	if (created)
 		failed = validate_created(o, &run, created);
@@ -553,6 +573,8 @@ static int hotplug_add(const struct nodemgr_opts *o, const struct fb_rules *rule
 	if (r == 0)
 		r = node_apply_one(run.dfd, o->devdir, &run.plan, ev->devname,
 				   node_flags(o));
+	if (r == 0)
+		run_setup(o, &run, ev->devname);
 finish:
 	run_free(&run);
 	return r;

@@ -203,6 +203,7 @@ static int plan_device(const struct node_input *in, const struct fb_rules *rules
 	str_copy(e->name, sizeof(e->name), name);
 	e->devnum = dev->devnum;
 	owner_from_rule(&e->own, defaults, rule);
+	e->rule = rule;
 	r = plan_add_generated(plan, "fb/by-path", dev->path_id, name, minor);
 	if (r < 0)
 		return r;

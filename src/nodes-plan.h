@@ -13,6 +13,7 @@
 
 #include "fbclass.h"
 
+struct fb_rule;
 struct fb_rules;
 
 #define NODE_NAME_MAX 64 /* "fb31"; DEVNAME is a single component */
@@ -33,6 +34,9 @@ struct node_entry {
 	char name[NODE_NAME_MAX]; /* relative to the dev dir: "fb0" */
 	dev_t devnum;
 	struct node_owner own;
+	/* The rule that matched (its fbmode=, console=, rotate=); NULL: none.
+	 * Points into the rules given to nodes_plan(), valid while they are. */
+	const struct fb_rule *rule;
 };
 
 struct node_link {

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 
 #include "account.h"
+#include "console.h"
+#include "fbmodes.h"
 #include "log.h"
 #include "macro.h"
 #include "nodes.h"
@@ -31,6 +33,7 @@ static void rule_free(struct fb_rule *rule)
 	free(rule->user);
 	free(rule->group);
 	strv_free(rule->links, rule->n_links);
+	free(rule->fbmode);
 	memset(rule, 0, sizeof(*rule));
 }
 
@@ -330,6 +333,65 @@ static int add_link(struct fb_rule *rule, char *value, char *why, size_t whylen)
 	return strv_push(&rule->links, &rule->n_links, &rule->links_cap, value);
 }
 
+/* set --mode's value: a fb.modes name (looked up when applied), or
+ * WxH[-DEPTH][@HZ], which starts with a digit. */
+static int set_fbmode(struct fb_rule *rule, char *value, char *why, size_t whylen)
+{
+	struct fbmodes_spec spec;
+
+	if (isdigit((unsigned char)value[0]) && fbmodes_parse_spec(value, &spec) < 0) {
+		snprintf(why, whylen,
+			 "invalid fbmode \"%s\": expected a fb.modes name or WxH[-DEPTH][@HZ]",
+			 value);
+		free(value);
+		return -EINVAL;
+	}
+	return set_string(&rule->fbmode, "fbmode", value, why, whylen);
+}
+
+/* console=N or N-M: consoles 1 to FB_CONSOLE_MAX. */
+static int set_console(struct fb_rule *rule, char *value, char *why, size_t whylen)
+{
+	_cleanup_free_ char *v = value;
+	unsigned long long first, last = 0;
+	const char *p;
+
+	if (rule->console_first) {
+		snprintf(why, whylen, "\"console\" given twice");
+		return -EINVAL;
+	}
+	if (parse_decimal_prefix(v, FB_CONSOLE_MAX, &first, &p) < 0 || first == 0 ||
+	    (*p && (*p != '-' || parse_decimal(p + 1, FB_CONSOLE_MAX, &last) < 0)) ||
+	    (*p && last < first)) {
+		snprintf(why, whylen,
+			 "invalid console \"%s\": expected N or N-M, consoles 1 to %d", v,
+			 FB_CONSOLE_MAX);
+		return -EINVAL;
+	}
+	rule->console_first = (unsigned)first;
+	rule->console_last = *p ? (unsigned)last : (unsigned)first;
+	return 0;
+}
+
+static int set_rotate(struct fb_rule *rule, char *value, char *why, size_t whylen)
+{
+	unsigned long long deg;
+	int r = 0;
+
+	if (rule->has_rotate) {
+		snprintf(why, whylen, "\"rotate\" given twice");
+		r = -EINVAL;
+	} else if (parse_decimal(value, 270, &deg) < 0 || deg % 90) {
+		snprintf(why, whylen, "invalid rotate \"%s\": expected 0, 90, 180 or 270",
+			 value);
+		r = -EINVAL;
+	}
+	rule->has_rotate = true;
+	rule->rotate = r == 0 ? (unsigned)deg : 0;
+	free(value);
+	return r;
+}
+
 enum {
 	KEY_NAME,
 	KEY_DRIVER,
@@ -340,13 +402,17 @@ enum {
 	KEY_OWNER,
 	KEY_GROUP,
 	KEY_MODE,
-	KEY_LINK
+	KEY_LINK,
+	KEY_FBMODE,
+	KEY_CONSOLE,
+	KEY_ROTATE,
 };
 static const char *const rule_keys[] = {
-	[KEY_NAME] = "name",   [KEY_DRIVER] = "driver",	      [KEY_PATH] = "path",
-	[KEY_ID] = "id",       [KEY_CONNECTOR] = "connector", [KEY_MONITOR] = "monitor",
-	[KEY_OWNER] = "owner", [KEY_GROUP] = "group",	      [KEY_MODE] = "mode",
-	[KEY_LINK] = "link",
+	[KEY_NAME] = "name",	 [KEY_DRIVER] = "driver",	[KEY_PATH] = "path",
+	[KEY_ID] = "id",	 [KEY_CONNECTOR] = "connector", [KEY_MONITOR] = "monitor",
+	[KEY_OWNER] = "owner",	 [KEY_GROUP] = "group",		[KEY_MODE] = "mode",
+	[KEY_LINK] = "link",	 [KEY_FBMODE] = "fbmode",	[KEY_CONSOLE] = "console",
+	[KEY_ROTATE] = "rotate",
 };
 
 /* One word of a line into rule: "ignore", or KEY=VALUE (value is taken
@@ -389,6 +455,12 @@ static int parse_word(struct fb_rule *rule, const char *key, char *value, char *
 		return set_group(rule, value, why, whylen);
 	case KEY_MODE:
 		return set_mode(rule, value, why, whylen);
+	case KEY_FBMODE:
+		return set_fbmode(rule, value, why, whylen);
+	case KEY_CONSOLE:
+		return set_console(rule, value, why, whylen);
+	case KEY_ROTATE:
+		return set_rotate(rule, value, why, whylen);
 	default: /* KEY_LINK */
 		return add_link(rule, value, why, whylen);
 	}
@@ -397,7 +469,9 @@ static int parse_word(struct fb_rule *rule, const char *key, char *value, char *
 /* What is wrong with a rule whose every word was right, or NULL. */
 static const char *rule_problem(const struct fb_rule *rule)
 {
-	bool acts = rule->has_owner || rule->has_group || rule->has_mode || rule->n_links;
+	bool acts = rule->has_owner || rule->has_group || rule->has_mode ||
+		    rule->n_links || rule->fbmode || rule->console_first ||
+		    rule->has_rotate;
 
 	if (!rule->match_name && !rule->match_driver && !rule->match_path &&
 	    !rule->match_id && !rule->match_connector && !rule->match_monitor)
@@ -405,7 +479,7 @@ static const char *rule_problem(const struct fb_rule *rule)
 	if (rule->ignore && acts)
 		return "\"ignore\" cannot be combined with other actions";
 	if (!rule->ignore && !acts)
-		return "rule has no action (owner=, group=, mode=, link= or ignore)";
+		return "rule has no action (owner=, group=, mode=, link=, fbmode=, console=, rotate= or ignore)";
 	return NULL;
 }
 

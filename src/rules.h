@@ -30,6 +30,11 @@ struct fb_rule {
 	char *user, *group; /* as written */
 	char **links; /* relative, validated: "display/main" */
 	size_t n_links, links_cap;
+	/* The device set up as the commands would (rules-apply.h): */
+	char *fbmode; /* fbmode=: set --mode's value, NULL none */
+	unsigned console_first, console_last; /* console=N[-M]: 0 none */
+	bool has_rotate;
+	unsigned rotate; /* rotate=: 0, 90, 180 or 270 */
 };
 
 struct fb_rules {

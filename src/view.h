@@ -59,3 +59,11 @@ void fb_view_join_display(struct fb_view *v, const struct drm_list *drm);
 
 /* The device's identification: fix.id from the ioctl, else sysfs "name". */
 const char *fb_view_id(const struct fb_view *v, char *buf, size_t len);
+
+/* info --modes: the current mode with its own timings, then each line of
+ * sysfs "modes" and, on DRM's fbdev emulation, each size a connected
+ * connector offers, with VESA CVT's timings (sysfs gives none), each as
+ * an fb.modes block under a comment naming where it is from; one block a
+ * size and refresh.  fbmodes_parse() and fbset -db read it back.  In
+ * view-modes.c. */
+void fb_view_print_modes(FILE *out, const struct fb_view *v);

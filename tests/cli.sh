@@ -220,6 +220,104 @@ elif [ -x "$UMOCKDEV_RUN" ]; then
 		grep -qF "console cursor-blink: no fbcon (/sys/class/graphics/fbcon)" "$work/err"
 fi
 
+if "$FBCLASSCTL" --version | grep -q '^link: static'; then
+	echo "# info's video= lines on a captured tree: not for the static build"
+elif [ -x "$UMOCKDEV_RUN" ]; then
+	# DRM's fbdev emulation: one video= line for each size the connector's
+	# sysfs "modes" offers (the oracle: that file, read by cat), the EDID's
+	# preferred size with its refresh; none for a native or virtual fb
+	tree=$top_srcdir/tests/fixtures/captured-6.12/drm-bochs.umockdev
+	"$UMOCKDEV_RUN" -d "$tree" -- sh -c '"$0" info fb0; cat /sys/class/drm/card0-Virtual-1/modes' \
+		"$FBCLASSCTL" >"$work/out" 2>"$work/err"
+	sed -n 's/^    video=Virtual-1:\([0-9]*x[0-9]*\).*/\1/p' "$work/out" >"$work/video"
+	grep -x '[0-9]*x[0-9]*' "$work/out" | awk '!seen[$0]++' >"$work/offered"
+	check "info drm-bochs: a video= line for each size offered, in order" \
+		sh -c 'test -s "$1/video" && cmp -s "$1/video" "$1/offered"' - "$work"
+	check "info drm-bochs: the EDID's preferred size with its refresh" \
+		grep -qx "    video=Virtual-1:1280x800@75" "$work/out"
+	"$UMOCKDEV_RUN" -d "$tree" -- "$FBCLASSCTL" info -J fb0 >"$work/out" 2>"$work/err"
+	check "info -J drm-bochs: display.video holds the same" \
+		test "$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)["framebuffers"][0]["display"]["video"]))' <"$work/out")" = "$(wc -l <"$work/video")"
+	"$UMOCKDEV_RUN" -d "$top_srcdir/tests/fixtures/captured-6.12/vfb.umockdev" -- \
+		"$FBCLASSCTL" info >"$work/out" 2>"$work/err"
+	check "info vfb: no video= line (not DRM's fbdev emulation)" \
+		test "$(grep -c 'video=' "$work/out")" -eq 0
+	# info --modes: fb.modes blocks, one for each size offered, that our
+	# own parser (set --db: a parsed file gets as far as the device, exit
+	# 4) and fbset -db read back; fbset on a plain file gets as far as
+	# FBIOPUT_VSCREENINFO only for a mode it found and parsed
+	"$UMOCKDEV_RUN" -d "$tree" -- "$FBCLASSCTL" info --modes fb0 >"$work/fb.modes" 2>"$work/err"
+	sed -n 's/^mode "\(.*\)"$/\1/p' "$work/fb.modes" >"$work/names"
+	check "info --modes drm-bochs: a block for each size offered" \
+		test "$(sed 's/-[0-9]*$//' "$work/names" | sort -u | wc -l)" -eq "$(wc -l <"$work/offered")"
+	check "info --modes drm-bochs: each name once" test "$(sort "$work/names" | uniq -d | wc -l)" -eq 0
+	check "info --modes drm-bochs: the EDID's preferred size at its 75 Hz" grep -qx 'mode "1280x800-75"' "$work/fb.modes"
+	: >"$work/parsed"
+	while read -r name; do
+		"$FBCLASSCTL" set --db "$work/fb.modes" --mode "$name" fb99 >/dev/null 2>&1
+		echo "$?" >>"$work/parsed"
+	done <"$work/names"
+	check "info --modes: every block parses back (set --db)" \
+		test "$(sort -u "$work/parsed" | tr -d '\n')" = 4
+	if command -v fbset >/dev/null; then
+		: >"$work/fakefb"
+		while read -r name; do
+			fbset -fb "$work/fakefb" -db "$work/fb.modes" "$name" 2>&1
+		done <"$work/names" | sort -u >"$work/fbset.out"
+		check "info --modes: fbset -db finds and parses every block" \
+			test "$(cat "$work/fbset.out")" = "ioctl FBIOPUT_VSCREENINFO: Inappropriate ioctl for device"
+	else
+		echo "# fbset not installed: info --modes not held to fbset -db"
+	fi
+	"$UMOCKDEV_RUN" -d "$top_srcdir/tests/fixtures/captured-6.12/vfb.umockdev" -- \
+		"$FBCLASSCTL" info --modes fb0 >"$work/out" 2>"$work/err"
+	# CVT by hand: a line of (1e6/110 - 550) / 483 = 17.683 us, blanking 24.695 %
+	# of 640 in cells of 16: 208, clock 848 / 17.683 us in 0.25 MHz steps 47.75,
+	# hsync 8 % of 848: 64, 32 lines of sync and back porch, vsync 4 (4:3)
+	check "info --modes vfb: sysfs's U:640x480p-110 with CVT's timings" \
+		sh -c 'grep -qF "# fb0 modes: U:640x480p-110 (timings: VESA CVT at 110 Hz, computed)" "$1" &&
+			grep -qx "    timings 20942 104 40 28 3 64 4" "$1"' - "$work/out"
+	expect 2 "" "--json, --fbset and --modes are mutually exclusive" -- info --modes -J
+	# a rule's fbmode=, console= and rotate=: --dry-run prints them as the
+	# commands that do them, after the node; a bad value stops everything
+	mkdir -p "$work/dev"
+	printf 'name=fb0 fbmode=800x600-16 console=1-63 rotate=90\nname=fb9 console=2 mode=0600\n' >"$work/setup.conf"
+	"$UMOCKDEV_RUN" -d "$top_srcdir/tests/fixtures/captured-6.12/vfb.umockdev" -- \
+		"$FBCLASSCTL" coldplug --dry-run --config "$work/setup.conf" --dev "$work/dev" >"$work/out" 2>"$work/err"
+	check "coldplug --dry-run: the rule's setup, after the node, as commands" \
+		test "$(grep -A3 '^ln -s ../../fb0 .*/fb/by-name/' "$work/out" | tail -n 3 | tr '\n' '|')" = \
+		"set fb0 --mode 800x600-16|console map 1-63 fb0|console rotate 90|"
+	check "coldplug --dry-run: only the matching rule's" test "$(grep -c '^console map' "$work/out")" -eq 1
+	"$UMOCKDEV_RUN" -d "$top_srcdir/tests/fixtures/captured-6.12/vfb.umockdev" -- \
+		env ACTION=add SUBSYSTEM=graphics DEVPATH=/devices/platform/vfb.0/graphics/fb0 \
+		DEVNAME=fb0 MAJOR=29 MINOR=0 \
+		"$FBCLASSCTL" hotplug --dry-run --config "$work/setup.conf" --dev "$work/dev" >"$work/out" 2>"$work/err"
+	check "hotplug add --dry-run: the rule's setup too" \
+		test "$(tail -n 3 "$work/out" | tr '\n' '|')" = \
+		"set fb0 --mode 800x600-16|console map 1-63 fb0|console rotate 90|"
+	if [ "$(id -u)" = 0 ]; then
+		# applied for real on a tree without the device: each part fails,
+		# each is said naming fb0 and why, and the node is made all the same
+		mkdir -p "$work/dev2"
+		echo 'name=fb0 fbmode=no-such-mode console=1' >"$work/fail.conf"
+		"$UMOCKDEV_RUN" -d "$top_srcdir/tests/fixtures/captured-6.12/vfb.umockdev" -- \
+			"$FBCLASSCTL" coldplug --config "$work/fail.conf" --dev "$work/dev2" >"$work/out" 2>"$work/err"
+		rc=$?
+		check "coldplug, a setup that fails: exit 0, the node made" \
+			sh -c 'test "$0" -eq 0 && test -c "$1/dev2/fb0" && test -L "$1/dev2/fb/by-name/Virtual_FB"' "$rc" "$work"
+		check "coldplug, a setup that fails: fbmode= said, naming fb0" \
+			grep -qF "fbclassctl: fb0: fbmode=no-such-mode (rule at line 1) not set" "$work/err"
+		check "coldplug, a setup that fails: console= said, naming fb0 and the cause" \
+			grep -qF "fbclassctl: fb0: console=: cannot open $work/dev2/fb0: No such device or address" "$work/err"
+	fi
+	printf 'name=fb0 console=2\nname=fb0 fbmode=800x600-16 rotate=45\n' >"$work/bad.conf"
+	"$UMOCKDEV_RUN" -d "$top_srcdir/tests/fixtures/captured-6.12/vfb.umockdev" -- \
+		"$FBCLASSCTL" coldplug --config "$work/bad.conf" --dev "$work/dev" >"$work/out" 2>"$work/err"
+	rc=$?
+	check "coldplug, rotate=45: exit 2, FILE:LINE: reason, nothing made" \
+		sh -c 'test "$0" -eq 2 && grep -qF "bad.conf:2: invalid rotate \"45\": expected 0, 90, 180 or 270" "$1/err" && test -z "$(ls "$1/dev")"' "$rc" "$work"
+fi
+
 if [ -x "$UMOCKDEV_RUN" ]; then
 	# An empty testbed: a machine without framebuffers.
 	"$UMOCKDEV_RUN" -- "$FBCLASSCTL" list >"$work/out" 2>"$work/err"

@@ -230,7 +230,7 @@ fbclassctl: $work/bad.conf:6: invalid mode "999": expected octal 0 to 0777
 fbclassctl: $work/bad.conf:7: invalid link "../../etc/x": must not contain ".."
 fbclassctl: $work/bad.conf:8: invalid link "/etc/x": must be relative
 fbclassctl: $work/bad.conf:9: unterminated quote in value of "id"
-fbclassctl: $work/bad.conf:10: rule has no action (owner=, group=, mode=, link= or ignore)
+fbclassctl: $work/bad.conf:10: rule has no action (owner=, group=, mode=, link=, fbmode=, console=, rotate= or ignore)
 fbclassctl: $work/bad.conf:11: rule has no match (name=, driver=, path=, id=, connector= or monitor=)
 fbclassctl: $work/bad.conf:12: "ignore" cannot be combined with other actions
 EOF

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fbinfo_ioctl.h"
 #include "fbmodes.h"
 #include "test.h"
 
@@ -219,6 +220,76 @@ static void test_rgba(void)
 	ASSERT_INT_EQ(fbmodes_parse_rgba("33,0,0,0", &v), -EINVAL);
 }
 
+/* CVT against `cvt 1024 768 60` (xorg's): Modeline "1024x768_60.00" 63.50
+ * 1024 1072 1176 1328 768 771 775 798 -hsync +vsync */
+static void test_cvt(void)
+{
+	struct fb_var_screeninfo v;
+
+	ASSERT_INT_EQ(fbmodes_cvt(1024, 768, 60, 16, &v), 0);
+	ASSERT_INT_EQ(v.xres, 1024);
+	ASSERT_INT_EQ(v.bits_per_pixel, 16);
+	ASSERT_INT_EQ(v.pixclock, 15748); /* 63.50 MHz */
+	ASSERT_INT_EQ(v.right_margin, 1072 - 1024);
+	ASSERT_INT_EQ(v.hsync_len, 1176 - 1072);
+	ASSERT_INT_EQ(v.left_margin, 1328 - 1176);
+	ASSERT_INT_EQ(v.lower_margin, 771 - 768);
+	ASSERT_INT_EQ(v.vsync_len, 775 - 771);
+	ASSERT_INT_EQ(v.upper_margin, 798 - 775);
+	ASSERT_INT_EQ(v.sync, FB_SYNC_VERT_HIGH_ACT);
+	/* `cvt 1920 1080 60`: 173.00 1920 2048 2248 2576 1080 1083 1088 1120 */
+	ASSERT_INT_EQ(fbmodes_cvt(1920, 1080, 60, 32, &v), 0);
+	ASSERT_INT_EQ(v.right_margin, 2048 - 1920);
+	ASSERT_INT_EQ(v.hsync_len, 2248 - 2048);
+	ASSERT_INT_EQ(v.left_margin, 2576 - 2248);
+	ASSERT_INT_EQ(v.vsync_len, 1088 - 1083);
+	ASSERT_INT_EQ(v.upper_margin, 1120 - 1088);
+	ASSERT_INT_EQ(fbmodes_cvt(0, 768, 60, 8, &v), -EINVAL);
+	ASSERT_INT_EQ(fbmodes_cvt(1024, 768, 0, 8, &v), -EINVAL);
+}
+
+/* What info --modes prints (fbset -s's block) parses back to the var. */
+static void test_print_round_trip(void)
+{
+	struct fb_var_screeninfo v;
+	struct fbmodes_db db = {};
+	char *text = NULL, err[256] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	ASSERT_INT_EQ(fbmodes_cvt(800, 600, 75, 16, &v), 0);
+	v.red = (struct fb_bitfield){ .offset = 11, .length = 5 };
+	v.green = (struct fb_bitfield){ .offset = 5, .length = 6 };
+	v.blue = (struct fb_bitfield){ .offset = 0, .length = 5 };
+	v.sync |= FB_SYNC_HOR_HIGH_ACT;
+	fb_print_fbset_mode(f, &v);
+	fb_print_fbset_mode(f, &(struct fb_var_screeninfo){ .xres = 640,
+							    .yres = 480,
+							    .xres_virtual = 640,
+							    .yres_virtual = 960,
+							    .bits_per_pixel = 8,
+							    .pixclock = 39722,
+							    .left_margin = 48,
+							    .right_margin = 16,
+							    .upper_margin = 33,
+							    .lower_margin = 10,
+							    .hsync_len = 96,
+							    .vsync_len = 2 });
+	fclose(f);
+	ASSERT_INT_EQ(fbmodes_parse(text, "printed", &db, err, sizeof(err)), 0);
+	ASSERT_INT_EQ(db.n, 2);
+	if (db.n == 2) {
+		ASSERT_STR_EQ(db.modes[0].name, "800x600-75");
+		ASSERT_TRUE(memcmp(&db.modes[0].var, &v, sizeof(v)) == 0);
+		ASSERT_STR_EQ(db.modes[1].name, "640x480-60");
+		ASSERT_INT_EQ(db.modes[1].var.yres_virtual, 960);
+		/* fbset: no "accel" line is accel true */
+		ASSERT_INT_EQ(db.modes[1].var.accel_flags, FB_ACCELF_TEXT);
+	}
+	fbmodes_db_free(&db);
+	free(text);
+}
+
 int main(void)
 {
 	test_good();
@@ -226,5 +297,7 @@ int main(void)
 	test_load();
 	test_spec();
 	test_rgba();
+	test_cvt();
+	test_print_round_trip();
 	return test_finish("test-fbmodes");
 }

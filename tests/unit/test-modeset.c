@@ -221,11 +221,44 @@ static void test_video_args(void)
 	free(args);
 }
 
+static void test_connector_video_args(void)
+{
+	char *modes[] = { "1024x768", "1920x1080i", "1024x768", "800x600", "640x480" };
+	struct drm_connector c = {
+		.name = "card0-Virtual-1",
+		.status = DRM_STATUS_CONNECTED,
+		.modes = modes,
+		.n_modes = 5,
+		.edid_info = { .has_preferred = true,
+			       .preferred = { .hactive = 1024,
+					      .vactive = 768,
+					      .refresh_mhz = 74950 } },
+	};
+	char **args = NULL;
+	size_t n = 0;
+
+	/* each size offered once, in sysfs's order; an interlaced one is left out */
+	ASSERT_INT_EQ(modeset_connector_video_args(&c, &args, &n), 0);
+	ASSERT_INT_EQ(n, 3);
+	if (n == 3) {
+		ASSERT_STR_EQ(args[0], "video=Virtual-1:1024x768@75");
+		ASSERT_STR_EQ(args[1], "video=Virtual-1:800x600");
+		ASSERT_STR_EQ(args[2], "video=Virtual-1:640x480");
+	}
+	strv_free(args, n);
+	args = NULL, n = 0;
+	c.status = DRM_STATUS_DISCONNECTED;
+	ASSERT_INT_EQ(modeset_connector_video_args(&c, &args, &n), 0);
+	ASSERT_INT_EQ(n, 0);
+	free(args);
+}
+
 int main(void)
 {
 	test_build_geometry();
 	test_build_options();
 	test_diff();
 	test_video_args();
+	test_connector_video_args();
 	return test_finish("test-modeset");
 }

@@ -78,7 +78,7 @@ static void test_good(void)
 	if (r.n_errors)
 		ASSERT_STR_EQ(
 			r.errors[0],
-			"good.conf:9: rule has no action (owner=, group=, mode=, link= or ignore)");
+			"good.conf:9: rule has no action (owner=, group=, mode=, link=, fbmode=, console=, rotate= or ignore)");
 	ASSERT_INT_EQ(r.n, 5);
 	if (r.n < 5) {
 		fb_rules_free(&r);
@@ -167,7 +167,30 @@ static const struct {
 	  "rule has no match (name=, driver=, path=, id=, connector= or monitor=)" },
 	{ "ignore",
 	  "rule has no match (name=, driver=, path=, id=, connector= or monitor=)" },
-	{ "name=fb0", "rule has no action (owner=, group=, mode=, link= or ignore)" },
+	{ "name=fb0",
+	  "rule has no action (owner=, group=, mode=, link=, fbmode=, console=, rotate= or ignore)" },
+	{ "name=fb0 fbmode=800x",
+	  "invalid fbmode \"800x\": expected a fb.modes name or WxH[-DEPTH][@HZ]" },
+	{ "name=fb0 fbmode=800x600-",
+	  "invalid fbmode \"800x600-\": expected a fb.modes name or WxH[-DEPTH][@HZ]" },
+	{ "name=fb0 fbmode=640x480 fbmode=800x600", "\"fbmode\" given twice" },
+	{ "name=fb0 console=0",
+	  "invalid console \"0\": expected N or N-M, consoles 1 to 63" },
+	{ "name=fb0 console=64",
+	  "invalid console \"64\": expected N or N-M, consoles 1 to 63" },
+	{ "name=fb0 console=5-2",
+	  "invalid console \"5-2\": expected N or N-M, consoles 1 to 63" },
+	{ "name=fb0 console=1-",
+	  "invalid console \"1-\": expected N or N-M, consoles 1 to 63" },
+	{ "name=fb0 console=tty1",
+	  "invalid console \"tty1\": expected N or N-M, consoles 1 to 63" },
+	{ "name=fb0 console=1 console=2", "\"console\" given twice" },
+	{ "name=fb0 rotate=45", "invalid rotate \"45\": expected 0, 90, 180 or 270" },
+	{ "name=fb0 rotate=360", "invalid rotate \"360\": expected 0, 90, 180 or 270" },
+	{ "name=fb0 rotate=left", "invalid rotate \"left\": expected 0, 90, 180 or 270" },
+	{ "name=fb0 rotate=90 rotate=90", "\"rotate\" given twice" },
+	{ "name=fb0 ignore console=1",
+	  "\"ignore\" cannot be combined with other actions" },
 	{ "name=fb0 ignore mode=0600",
 	  "\"ignore\" cannot be combined with other actions" },
 	{ "name=fb0 ignore link=x", "\"ignore\" cannot be combined with other actions" },
@@ -226,8 +249,39 @@ static void test_many_errors(void)
 			      "m.conf:3: expected KEY=VALUE or \"ignore\", got \"y\"");
 		ASSERT_STR_EQ(
 			r.errors[2],
-			"m.conf:5: rule has no action (owner=, group=, mode=, link= or ignore)");
+			"m.conf:5: rule has no action (owner=, group=, mode=, link=, fbmode=, console=, rotate= or ignore)");
 	}
+	fb_rules_free(&r);
+}
+
+/* fbmode=, console= and rotate=: the device set up as the commands would. */
+static void test_setup_keys(void)
+{
+	struct fb_rules r = {};
+
+	ASSERT_INT_EQ(fb_rules_parse_string(
+			      "name=fb1 fbmode=800x600-16@60 console=1-63 rotate=90\n"
+			      "name=fb2 fbmode=\"my mode\" console=7\n"
+			      "name=fb3 rotate=0\n",
+			      "s.conf", &r),
+		      0);
+	ASSERT_INT_EQ(r.n, 3);
+	if (r.n != 3)
+		goto finish;
+	ASSERT_STR_EQ(r.rules[0].fbmode, "800x600-16@60");
+	ASSERT_INT_EQ(r.rules[0].console_first, 1);
+	ASSERT_INT_EQ(r.rules[0].console_last, 63);
+	ASSERT_TRUE(r.rules[0].has_rotate);
+	ASSERT_INT_EQ(r.rules[0].rotate, 90);
+	ASSERT_STR_EQ(r.rules[1].fbmode, "my mode");
+	ASSERT_INT_EQ(r.rules[1].console_first, 7);
+	ASSERT_INT_EQ(r.rules[1].console_last, 7);
+	ASSERT_TRUE(!r.rules[1].has_rotate);
+	ASSERT_NULL(r.rules[2].fbmode);
+	ASSERT_INT_EQ(r.rules[2].console_first, 0);
+	ASSERT_TRUE(r.rules[2].has_rotate);
+	ASSERT_INT_EQ(r.rules[2].rotate, 0);
+finish:
 	fb_rules_free(&r);
 }
 
@@ -248,6 +302,7 @@ int main(void)
 	test_bad_lines();
 	test_long_line();
 	test_many_errors();
+	test_setup_keys();
 	test_link_problem();
 	return test_finish("test-rules");
 }

@@ -5,6 +5,8 @@
 # --test changes nothing; a refused mode keeps the old one; pans; a
 # malformed fb.modes sets nothing.  bochs-drm's fbdev emulation (fb1) is
 # refused with the video= argument of a mode its connector offers.
+# A rule's fbmode= and console= are applied by coldplug, as fbset -s and
+# con2fbmap (the oracles) see it.
 # shellcheck shell=sh disable=SC2034,SC2086
 QEMU_VGA=none
 QEMU_ARGS="-device VGA,edid=on,xres=1280,yres=800"
@@ -12,9 +14,12 @@ KCMDLINE=""
 MODULES="vfb bochs"
 # about 60 checks, each a few processes: 100 s under TCG on a busy host
 BOOT_TIMEOUT=300
+GUEST_TOOLS="con2fbmap"
 
 var_of() { fbclassctl info -J "$1" 2>/dev/null | jq -c '.framebuffers[0].var'; }
 show() { fbset -fb /dev/fb0 -s; }
+# oracle N: the fb con2fbmap says console N is drawn on
+oracle() { con2fbmap "$1" | sed -n 's/^console [0-9]* is mapped to framebuffer \([0-9]*\)$/\1/p'; }
 
 # restore: the mode vfb started in, by fbset (the oracle's own hands)
 restore() { fbset -fb /dev/fb0 -g $orig_g -t $orig_t >/dev/null 2>&1; }
@@ -167,4 +172,27 @@ EOF2
 		! grep -q '^  video=' /tmp/set.err && t_ok "bochs-drm: no video= for a size not offered" ||
 		{ t_not_ok "bochs-drm: no video= for a size not offered"; t_diag_stdin </tmp/set.err; }
 	t_is "$(var_of fb1)" "$_before" "bochs-drm: nothing set"
+
+	# a rule's fbmode= and console= on vfb, applied by coldplug: tty2 is
+	# put on bochs's fb1 first, so that console=2 has to move it
+	restore
+	con2fbmap 2 1
+	t_is "$(oracle 2)" 1 "rule: tty2 starts on fb1 (con2fbmap)"
+	_before=$(var_of fb1)
+	printf 'name=fb0 fbmode=800x600-16 console=2\nname=fb1 fbmode=1024x768-32\n' >/tmp/setup.conf
+	t_is "$(fbclassctl coldplug --config /tmp/setup.conf 2>/tmp/cold.err; echo $?)" 0 \
+		"rule: coldplug exits 0"
+	t_is "$(grep -v '^fbclassctl: fb1: ' /tmp/cold.err | grep -c 'not set\|cannot\|did not')" 0 \
+		"rule: coldplug logs no failure for fb0"
+	grep -q "^fbclassctl: fb1: fbmode= not set: DRM's fbdev emulation takes its mode from the kernel's video= argument" \
+		/tmp/cold.err && t_ok "rule: fbmode= on bochs-drm's fb1: refused, video= named" ||
+		t_not_ok "rule: fbmode= on bochs-drm's fb1: refused, video= named"
+	t_is "$(var_of fb1)" "$_before" "rule: fb1 (bochs-drm) unchanged"
+	t_diag_stdin </tmp/cold.err
+	grep -q '^fbclassctl: fb0: fbmode: set 800x600, 16 bpp$' /tmp/cold.err &&
+		t_ok "rule: coldplug says fb0's mode" || t_not_ok "rule: coldplug says fb0's mode"
+	t_is "$(show | awk '$1 == "geometry" { print $2, $3, $6 }')" "800 600 16" \
+		"rule: fbmode=800x600-16 set (fbset -s)"
+	t_is "$(oracle 2)" 0 "rule: console=2 moved tty2 to fb0 (con2fbmap)"
+	restore
 }
