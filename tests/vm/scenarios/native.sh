@@ -1,0 +1,159 @@
+# Native fbdev drivers, in one boot per kernel: cirrusfb (-vga cirrus,
+# cirrus-drm not loaded) and aty128fb (a second card, qemu's ati-vga, a
+# Rage 128 Pro).  Both bind; list, info and info --fbset work, and
+# info --fbset equals fbset -s.  set against fbset (the oracle) on
+# cirrusfb: depths 8 -> 16 -> 24 give the var fbset gives, set reports
+# the fields the driver rounded (RGB565 at 16), and a mode larger than
+# its 1 MiB is refused with the old mode kept; on aty128fb 16 bpp is
+# XRGB1555, as fbset and set both see.  console map against con2fbmap
+# (Debian's fbset package) with cirrusfb and vfb.
+# pattern and bench are not run here: on cirrusfb the pread(2) of
+# /dev/fb0 that saves the screen first never returns under qemu and
+# stops the whole guest (6.12; see tests/vm/README.md).
+# shellcheck shell=sh disable=SC2034,SC2086
+QEMU_VGA=cirrus
+QEMU_ARGS="-device ati-vga"
+KCMDLINE=""
+MODULES="cirrusfb aty128fb vfb"
+GUEST_TOOLS="con2fbmap"
+# what the drivers do differs between the kernels' fbdev cores
+KERNELS=all
+
+var_of() { fbclassctl info -J "$1" 2>/dev/null | jq -c '.framebuffers[0].var'; }
+show() { fbset -fb "/dev/$1" -s; }
+
+# oracle N: the fb con2fbmap says console N is drawn on
+oracle() {
+	con2fbmap "$1" | sed -n 's/^console [0-9]* is mapped to framebuffer \([0-9]*\)$/\1/p'
+}
+
+# bound FB DRIVER MODULE: FB is there, bound to DRIVER; list, info and
+# info --fbset work; info --fbset equals fbset -s
+bound() {
+	t_check "$1 appears" sysfs_wait "/sys/class/graphics/$1" 10
+	fb_mknod "$1"
+	t_is "$(basename "$(readlink "/sys/class/graphics/$1/device/driver")")" "$2" \
+		"$1: bound to $2"
+	t_is "$(fbclassctl list -n -o DRIVER "$1" 2>&1)" "$2" "$2: list names the driver"
+	t_check "$2: info $1" fbclassctl info "$1"
+	fbclassctl info --fbset "$1" >/tmp/info.fbset 2>&1
+	t_is "$?" 0 "$2: info --fbset exits 0"
+	show "$1" >/tmp/fbset.s 2>&1
+	t_check "$2: info --fbset equals fbset -s" cmp /tmp/info.fbset /tmp/fbset.s
+}
+
+# restore: cirrusfb's mode at load time, by fbset
+restore() { fbset -fb /dev/fb0 -g $orig_g -t $orig_t >/dev/null 2>&1; }
+
+# same FB LABEL PREP "ARGS": from the mode PREP leaves (after restore),
+# fbset ARGS and fbclassctl set ARGS give the same var and fbset -s
+same() {
+	restore && eval "$3"
+	fbset -fb "/dev/$1" $4 >/tmp/fbset.out 2>&1
+	_rc_fbset=$?
+	_want=$(var_of "$1")
+	show "$1" >/tmp/want.s
+	restore && eval "$3"
+	fbclassctl set "$1" $4 >/tmp/set.out 2>&1
+	_rc_set=$?
+	_got=$(var_of "$1")
+	show "$1" >/tmp/got.s
+	t_is "$_rc_set $_rc_fbset" "0 0" "$2: set and fbset exit 0"
+	if [ -n "$_want" ] && [ "$_got" = "$_want" ]; then
+		t_ok "$2: the same var as fbset"
+	else
+		t_not_ok "$2: the same var as fbset"
+		t_diag "fbset: $_want"
+		t_diag "set:   $_got"
+		t_diag_stdin </tmp/set.out
+	fi
+	t_check "$2: the same fbset -s" cmp /tmp/want.s /tmp/got.s
+}
+
+# said FILE LINE DESC: FILE has LINE
+said() {
+	if grep -qxF "$2" "$1"; then
+		t_ok "$3"
+	else
+		t_not_ok "$3"
+		t_diag_stdin <"$1"
+	fi
+}
+
+cirrus_set() {
+	orig_g=$(show fb0 | awk '$1 == "geometry" { print $2, $3, $4, $5, $6 }')
+	orig_t=$(show fb0 | awk '$1 == "timings" { print $2, $3, $4, $5, $6, $7, $8 }')
+	t_diag "cirrusfb starts in: geometry $orig_g timings $orig_t"
+	t_is "$(echo $orig_g | cut -d' ' -f5)" 8 "cirrusfb starts at 8 bpp"
+	same fb0 "cirrusfb 8 -> 16 bpp" : "-g 640 480 640 480 16"
+	t_is "$(fbclassctl list -n -o FORMAT fb0 2>&1)" RGB565 "cirrusfb 16 bpp: RGB565"
+	said /tmp/set.out "fb0: the driver changed red 8/0 -> 5/11" \
+		"cirrusfb 16 bpp: set reports red 8/0 -> 5/11"
+	said /tmp/set.out "fb0: the driver changed green 8/0 -> 6/5" \
+		"cirrusfb 16 bpp: set reports green 8/0 -> 6/5"
+	same fb0 "cirrusfb 16 -> 24 bpp" "fbset -fb /dev/fb0 -depth 16" "-g 640 480 640 480 24"
+	t_is "$(fbclassctl list -n -o FORMAT fb0 2>&1)" RGB888 "cirrusfb 24 bpp: RGB888"
+	same fb0 "cirrusfb 24 -> 8 bpp" "fbset -fb /dev/fb0 -depth 24" "-g 640 480 640 480 8"
+	# refused: 1024x768 at 24 bpp needs 2359296 bytes of the 1 MiB
+	restore
+	_before=$(var_of fb0)
+	fbset -fb /dev/fb0 -g 1024 768 1024 768 24 >/dev/null 2>&1
+	t_is "$?" 1 "cirrusfb: fbset refuses 1024x768 at 24 bpp"
+	restore
+	fbclassctl set fb0 -g 1024 768 1024 768 24 >/dev/null 2>/tmp/set.err
+	t_is "$?" 5 "cirrusfb: set refuses 1024x768 at 24 bpp, exit 5"
+	t_diag_stdin </tmp/set.err
+	t_check "cirrusfb: the refusal names fb0 and the mode" grep -q '^fbclassctl: fb0: .*refuses the mode' /tmp/set.err
+	t_is "$(var_of fb0)" "$_before" "cirrusfb: a refused mode leaves the old one"
+	restore
+}
+
+aty_set() {
+	fbset -fb /dev/fb1 -depth 16 >/tmp/fbset.out 2>&1
+	t_is "$?" 0 "aty128fb: fbset -depth 16 exits 0"
+	_want=$(var_of fb1)
+	show fb1 >/tmp/want.s
+	fbset -fb /dev/fb1 -depth 8 >/dev/null 2>&1
+	t_is "$(fbclassctl list -n -o FORMAT fb1 2>&1)" C8 "aty128fb: back at 8 bpp (C8)"
+	fbclassctl set fb1 -g 640 480 640 480 16 >/tmp/set.out 2>&1
+	t_is "$?" 0 "aty128fb: set -g 640 480 640 480 16 exits 0"
+	t_is "$(var_of fb1)" "$_want" "aty128fb 16 bpp: the same var as fbset"
+	show fb1 >/tmp/got.s
+	t_check "aty128fb 16 bpp: the same fbset -s" cmp /tmp/want.s /tmp/got.s
+	t_is "$(var_of fb1 | jq -r '[.red, .green, .blue] | map("\(.length)/\(.offset)") | join(",")')" \
+		"5/10,5/5,5/0" "aty128fb 16 bpp: fbset's var is XRGB1555"
+	t_is "$(fbclassctl list -n -o FORMAT fb1 2>&1)" XRGB1555 "aty128fb 16 bpp: list says XRGB1555"
+	said /tmp/set.out "fb1: the driver changed green 8/0 -> 5/5" \
+		"aty128fb 16 bpp: set reports green 8/0 -> 5/5"
+	bound fb1 aty128fb
+}
+
+console_map() {
+	t_check "modprobe vfb" modprobe vfb vfb_enable=1 videomemorysize=2097152 mode_option=640x480-8
+	t_check "vfb's fb2 appears" sysfs_wait /sys/class/graphics/fb2 10
+	fb_mknod fb2
+	t_is "$(oracle 1) $(oracle 2)" "0 0" "con2fbmap: consoles 1 and 2 on cirrusfb's fb0"
+	fbclassctl console map 1 fb2 >/tmp/map.out 2>&1
+	t_is "$?" 0 "console map 1 fb2 exits 0"
+	t_diag_stdin </tmp/map.out
+	t_is "$(oracle 1)" 2 "con2fbmap: console 1 is on vfb's fb2"
+	t_is "$(oracle 2)" 0 "con2fbmap: console 2 stayed on cirrusfb's fb0"
+	t_is "$(fbclassctl console -J | jq -r '.consoles[0].fb')" 2 "console -J: tty1 on fb2"
+	fbclassctl console map tty1 fb0 >/tmp/map.out 2>&1
+	t_is "$?" 0 "console map tty1 fb0 exits 0"
+	t_is "$(oracle 1)" 0 "con2fbmap: console 1 is back on cirrusfb's fb0"
+}
+
+scenario() {
+	t_check "modprobe cirrusfb" modprobe cirrusfb
+	bound fb0 cirrusfb
+	t_check "cirrus-drm is not loaded" sh -c '! grep -q "^cirrus " /proc/modules'
+	t_check "modprobe aty128fb" modprobe aty128fb
+	bound fb1 aty128fb
+	# aty128fb leaves line_length 0 until the first FBIOPUT_VSCREENINFO
+	t_diag "aty128fb at load: stride $(cat /sys/class/graphics/fb1/stride)"
+	cirrus_set
+	aty_set
+	console_map
+	t_kernel_clean "no oops, BUG or WARNING"
+}
