@@ -5,14 +5,17 @@
 # cirrusfb: depths 8 -> 16 -> 24 give the var fbset gives, set reports
 # the fields the driver rounded (RGB565 at 16), and a mode larger than
 # its 1 MiB is refused with the old mode kept; on aty128fb 16 bpp is
-# XRGB1555, as fbset and set both see.  console map against con2fbmap
-# (Debian's fbset package) with cirrusfb and vfb.
-# pattern and bench are not run here: on cirrusfb the pread(2) of
-# /dev/fb0 that saves the screen first never returns under qemu and
-# stops the whole guest (6.12; see tests/vm/README.md).
+# XRGB1555, as fbset and set both see, and pattern solid:red is pure red
+# in qemu's screendump of ati-vga (the oracle of what the card shows) at
+# 16 and 8 bpp.  console map against con2fbmap (Debian's fbset package)
+# with cirrusfb and vfb.
+# pattern and bench are not run on cirrusfb: a read(2) of its /dev/fb0,
+# with which they save the screen, never returns under qemu and stops
+# the whole guest (tests/vm/README.md).
 # shellcheck shell=sh disable=SC2034,SC2086
 QEMU_VGA=cirrus
-QEMU_ARGS="-device ati-vga"
+QEMU_ARGS="-device ati-vga,id=ati"
+QEMU_SCREENDUMP=1
 KCMDLINE=""
 MODULES="cirrusfb aty128fb vfb"
 GUEST_TOOLS="con2fbmap"
@@ -128,6 +131,15 @@ aty_set() {
 	bound fb1 aty128fb
 }
 
+# aty_red DEPTH: pattern solid:red on aty128fb at DEPTH, kept, and qemu's
+# screendump of ati-vga as aty-redDEPTH.ppm (host_check)
+aty_red() {
+	fbclassctl pattern fb1 solid:red --keep >/tmp/pattern.out 2>&1
+	t_is "$?" 0 "aty128fb $1 bpp: pattern fb1 solid:red --keep exits 0"
+	t_diag_stdin </tmp/pattern.out
+	screendump "aty-red$1" ati
+}
+
 console_map() {
 	t_check "modprobe vfb" modprobe vfb vfb_enable=1 videomemorysize=2097152 mode_option=640x480-8
 	t_check "vfb's fb2 appears" sysfs_wait /sys/class/graphics/fb2 10
@@ -154,6 +166,36 @@ scenario() {
 	t_diag "aty128fb at load: stride $(cat /sys/class/graphics/fb1/stride)"
 	cirrus_set
 	aty_set
+	aty_red 16
+	t_check "aty128fb: set to 8 bpp" fbclassctl set fb1 -g 640 480 640 480 8
+	aty_red 8
 	console_map
 	t_kernel_clean "no oops, BUG or WARNING"
+}
+
+# ppm_rgb FILE.ppm: the RGB bytes of qemu's screendump, after a "W H" line
+ppm_rgb() {
+	_wh=$(head -n 2 "$1" | tail -n 1)
+	printf '%s\n' "$_wh"
+	tail -c $((${_wh% *} * ${_wh#* } * 3)) "$1"
+}
+
+# red R: every pixel of the 640x480 screen (R, 0, 0), as ppm_rgb prints it
+red() { perl -e 'print "640 480\n", (chr(hex($ARGV[0])) . "\0\0") x (640 * 480)' "$1"; }
+
+host_check() {
+	_rc=0
+	# qemu widens a 5-bit component by a shift: XRGB1555's red 31 shows
+	# as f8; at 8 bpp aty128fb's DAC is 8 bits wide: ff
+	for _c in 16:f8 8:ff; do
+		_d=${_c%:*}
+		red "${_c#*:}" >"red$_d.rgb"
+		if ppm_rgb "aty-red$_d.ppm" | cmp -s - "red$_d.rgb"; then
+			echo "ok - aty128fb $_d bpp: qemu's screendump of ati-vga is pure red (${_c#*:} 00 00)"
+		else
+			echo "not ok - aty128fb $_d bpp: the screendump is not pure red (${_c#*:} 00 00): aty-red$_d.ppm"
+			_rc=1
+		fi
+	done
+	return "$_rc"
 }
