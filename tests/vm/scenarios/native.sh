@@ -4,17 +4,20 @@
 # info --fbset equals fbset -s.  set against fbset (the oracle) on
 # cirrusfb: depths 8 -> 16 -> 24 give the var fbset gives, set reports
 # the fields the driver rounded (RGB565 at 16), and a mode larger than
-# its 1 MiB is refused with the old mode kept; on aty128fb 16 bpp is
+# its 4 MiB is refused with the old mode kept; on aty128fb 16 bpp is
 # XRGB1555, as fbset and set both see, and pattern solid:red is pure red
 # in qemu's screendump of ati-vga (the oracle of what the card shows) at
 # 16 and 8 bpp.  console map against con2fbmap (Debian's fbset package)
 # with cirrusfb and vfb.
-# pattern and bench are not run on cirrusfb: a read(2) of its /dev/fb0,
-# with which they save the screen, never returns under qemu and stops
-# the whole guest (tests/vm/README.md).
+# On cirrusfb, fbcon unbound, at 8, 16 and 24 bpp: pattern solid:red is
+# pure red in qemu's screendump, and pattern bars equals snap fb0.
 # shellcheck shell=sh disable=SC2034,SC2086
 QEMU_VGA=cirrus
-QEMU_ARGS="-device ati-vga,id=ati"
+# ati-vga behind a PCI bridge: qemu gives both cards the legacy VGA
+# ports, and with ati-vga on the root bus a read(2) of cirrusfb's node
+# (its fb_sync reads GR31 through them) never returns and stops the
+# guest; the bridge does not forward them, and aty128fb needs only MMIO
+QEMU_ARGS="-device pci-bridge,id=br1,chassis_nr=1 -device ati-vga,id=ati,bus=br1,addr=1"
 QEMU_SCREENDUMP=1
 KCMDLINE=""
 MODULES="cirrusfb aty128fb vfb"
@@ -97,14 +100,14 @@ cirrus_set() {
 	same fb0 "cirrusfb 16 -> 24 bpp" "fbset -fb /dev/fb0 -depth 16" "-g 640 480 640 480 24"
 	t_is "$(fbclassctl list -n -o FORMAT fb0 2>&1)" RGB888 "cirrusfb 24 bpp: RGB888"
 	same fb0 "cirrusfb 24 -> 8 bpp" "fbset -fb /dev/fb0 -depth 24" "-g 640 480 640 480 8"
-	# refused: 1024x768 at 24 bpp needs 2359296 bytes of the 1 MiB
+	# refused: 1024x2048 at 24 bpp needs 6291456 bytes of the 4 MiB
 	restore
 	_before=$(var_of fb0)
-	fbset -fb /dev/fb0 -g 1024 768 1024 768 24 >/dev/null 2>&1
-	t_is "$?" 1 "cirrusfb: fbset refuses 1024x768 at 24 bpp"
+	fbset -fb /dev/fb0 -g 1024 768 1024 2048 24 >/dev/null 2>&1
+	t_is "$?" 1 "cirrusfb: fbset refuses a virtual 1024x2048 at 24 bpp"
 	restore
-	fbclassctl set fb0 -g 1024 768 1024 768 24 >/dev/null 2>/tmp/set.err
-	t_is "$?" 5 "cirrusfb: set refuses 1024x768 at 24 bpp, exit 5"
+	fbclassctl set fb0 -g 1024 768 1024 2048 24 >/dev/null 2>/tmp/set.err
+	t_is "$?" 5 "cirrusfb: set refuses a virtual 1024x2048 at 24 bpp, exit 5"
 	t_diag_stdin </tmp/set.err
 	t_check "cirrusfb: the refusal names fb0 and the mode" grep -q '^fbclassctl: fb0: .*refuses the mode' /tmp/set.err
 	t_is "$(var_of fb0)" "$_before" "cirrusfb: a refused mode leaves the old one"
@@ -140,6 +143,22 @@ aty_red() {
 	screendump "aty-red$1" ati
 }
 
+# cirrus_pattern DEPTH: cirrusfb set to DEPTH; solid:red and bars kept,
+# qemu's screendumps cirrus-redDEPTH.ppm and cirrus-barsDEPTH.ppm, and
+# snap fb0 of the bars as cirrus-barsDEPTH.png (host_check)
+cirrus_pattern() {
+	t_check "cirrusfb: set to $1 bpp" fbclassctl set fb0 -g 640 480 640 480 "$1"
+	fbclassctl pattern fb0 solid:red --keep >/tmp/pattern.out 2>&1
+	t_is "$?" 0 "cirrusfb $1 bpp: pattern fb0 solid:red --keep exits 0"
+	t_diag_stdin </tmp/pattern.out
+	screendump "cirrus-red$1"
+	fbclassctl pattern fb0 bars --keep >/tmp/pattern.out 2>&1
+	t_is "$?" 0 "cirrusfb $1 bpp: pattern fb0 bars --keep exits 0"
+	t_check "cirrusfb $1 bpp: snap fb0 of the bars" fbclassctl snap fb0 "/tmp/bars$1.png"
+	screendump "cirrus-bars$1"
+	out_file "/tmp/bars$1.png" "cirrus-bars$1.png"
+}
+
 console_map() {
 	t_check "modprobe vfb" modprobe vfb vfb_enable=1 videomemorysize=2097152 mode_option=640x480-8
 	t_check "vfb's fb2 appears" sysfs_wait /sys/class/graphics/fb2 10
@@ -170,6 +189,10 @@ scenario() {
 	t_check "aty128fb: set to 8 bpp" fbclassctl set fb1 -g 640 480 640 480 8
 	aty_red 8
 	console_map
+	fbcon_unbind
+	for _d in 8 16 24; do
+		cirrus_pattern "$_d"
+	done
 	t_kernel_clean "no oops, BUG or WARNING"
 }
 
@@ -185,15 +208,28 @@ red() { perl -e 'print "640 480\n", (chr(hex($ARGV[0])) . "\0\0") x (640 * 480)'
 
 host_check() {
 	_rc=0
-	# qemu widens a 5-bit component by a shift: XRGB1555's red 31 shows
-	# as f8; at 8 bpp aty128fb's DAC is 8 bits wide: ff
-	for _c in 16:f8 8:ff; do
-		_d=${_c%:*}
-		red "${_c#*:}" >"red$_d.rgb"
-		if ppm_rgb "aty-red$_d.ppm" | cmp -s - "red$_d.rgb"; then
-			echo "ok - aty128fb $_d bpp: qemu's screendump of ati-vga is pure red (${_c#*:} 00 00)"
+	# Pure red as qemu shows it: ff through cirrus's 6-bit VGA DAC at
+	# 8 bpp (qemu widens 63 to ff, but a colour map's 170, 42 in 6 bits,
+	# would show as a8), ff at cirrus's RGB565 and RGB888; f8 at
+	# aty128fb's XRGB1555 (qemu's ati-vga widens 5 bits by a shift), ff
+	# through its 8-bit DAC.  The bars are 0 or 255 in each component,
+	# so at each depth the screendump equals snap fb0 byte for byte.
+	for _c in aty-red16:f8 aty-red8:ff cirrus-red8:ff cirrus-red16:ff cirrus-red24:ff; do
+		_f=${_c%:*}
+		red "${_c#*:}" >"$_f.want"
+		if ppm_rgb "$_f.ppm" | cmp -s - "$_f.want"; then
+			echo "ok - $_f: qemu's screendump is pure red (${_c#*:} 00 00)"
 		else
-			echo "not ok - aty128fb $_d bpp: the screendump is not pure red (${_c#*:} 00 00): aty-red$_d.ppm"
+			echo "not ok - $_f: the screendump is not pure red (${_c#*:} 00 00): $_f.ppm"
+			_rc=1
+		fi
+	done
+	for _d in 8 16 24; do
+		ppm_rgb "cirrus-bars$_d.ppm" >"cirrus-bars$_d.rgb"
+		if "${top_builddir:-.}/tests/vm/host/pngcmp" "cirrus-bars$_d.png" "cirrus-bars$_d.rgb"; then
+			echo "ok - cirrusfb $_d bpp: pattern bars: qemu's screendump equals snap fb0"
+		else
+			echo "not ok - cirrusfb $_d bpp: pattern bars: the screendump differs from snap fb0"
 			_rc=1
 		fi
 	done
