@@ -25,6 +25,9 @@ MODULES="cirrusfb aty128fb vfb"
 GUEST_TOOLS="con2fbmap"
 # what the drivers do differs between the kernels' fbdev cores
 KERNELS=all
+# 34 to 47 s a boot here; bench's second looks and a busy CI host can
+# pass the default 120 s
+BOOT_TIMEOUT=240
 
 # auto_check: /vm/bench-lib.sh
 # shellcheck disable=SC1091
