@@ -118,27 +118,28 @@ vm_ppm_whole() {
 }
 
 # vm_screendumps OUTDIR: while OUTDIR/.qemu-done is missing, answer each
-# "vm-screendump NAME" line the guest prints (guest-lib.sh's screendump)
-# with qemu's own screendump into OUTDIR/NAME.ppm, through the monitor
-# socket: what the emulated monitor shows, for the scenario's host_check.
+# "vm-screendump NAME [DEVICE]" line the guest prints (guest-lib.sh's
+# screendump) with qemu's own screendump into OUTDIR/NAME.ppm, through the
+# monitor socket: what the emulated monitor shows (of the display device
+# whose qdev id is DEVICE, when given), for the scenario's host_check.
 # Once the file is whole, NAME goes back to the guest on its third serial
 # port (OUTDIR/ack.sock), which waits for it: nothing changes the screen
 # in between, and no fixed sleep is spent.
 vm_screendumps() {
-	local dir=$1 name i
+	local dir=$1 name device i
 	while [ ! -e "$dir/.qemu-done" ]; do
 		[ -e "$dir/console.log" ] || { sleep 0.1 && continue; }
-		for name in $(tr -d '\r' <"$dir/console.log" |
-			sed -n 's/^vm-screendump \([A-Za-z0-9_-]*\)$/\1/p'); do
+		while read -r name device; do
 			[ -e "$dir/$name.ppm" ] && continue
-			echo "screendump $dir/$name.ppm" |
+			echo "screendump $dir/$name.ppm${device:+ $device}" |
 				socat - "UNIX-CONNECT:$dir/monitor.sock" >/dev/null 2>&1
 			for ((i = 0; i < 300; i++)); do
 				vm_ppm_whole "$dir/$name.ppm" && break
 				sleep 0.1
 			done
 			echo "$name" | socat - "UNIX-CONNECT:$dir/ack.sock" >/dev/null 2>&1
-		done
+		done < <(tr -d '\r' <"$dir/console.log" |
+			sed -n 's/^vm-screendump \([A-Za-z0-9_-]*\)\( [A-Za-z0-9_-]*\)\{0,1\}$/\1\2/p')
 		sleep 0.1
 	done
 }

@@ -45,13 +45,14 @@ t_diag_stdin() { sed 's/^/# /'; }
 
 t_done() { echo "1..$t_n"; }
 
-# screendump NAME: the host takes qemu's screendump as NAME.ppm (the
+# screendump NAME [DEVICE]: the host takes qemu's screendump as NAME.ppm,
+# of the display device whose qdev id is DEVICE if given (the
 # scenario sets QEMU_SCREENDUMP=1; lib-vm.sh's vm_screendumps polls the
 # console every 0.1 s), then the guest waits until the host says NAME on
 # the third serial port (fd 6, opened by init): nothing may change the
 # screen in between.  No answer in 60 s is a failed check.
 screendump() {
-	echo "vm-screendump $1"
+	echo "vm-screendump $1${2:+ $2}"
 	while read -r -t 60 _ack <&6; do
 		[ "$_ack" = "$1" ] && return 0
 	done
