@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "account.h"
+#include "fbcaps.h"
 #include "jsonout.h"
 #include "log.h"
 #include "modeset.h"
@@ -674,6 +675,9 @@ static void info_usage(void)
 	       "  -J, --json           JSON output: {\"framebuffers\": [{...}]}\n"
 	       "      --fbset          print the mode block of 'fbset -s', byte for byte\n"
 	       "      --modes          print every mode (sysfs, the connectors) as fb.modes blocks\n"
+	       "      --probe          try pan, FBIOPAN_DISPLAY, FBIO_WAITFORVSYNC and\n"
+	       "                       FBIOBLANK on the device (it pans and unblanks it,\n"
+	       "                       and puts the pan back): yes, no or untested, why\n"
 	       "      --dev DIR        device directory (default /dev)\n"
 	       "      --no-temp-node   never query through a private temporary node\n"
 	       "  -h, --help           show this help\n"
@@ -683,19 +687,20 @@ static void info_usage(void)
 
 struct info_opts {
 	const char *devdir;
-	bool json, fbset, modes, allow_private, help;
+	bool json, fbset, modes, probe, allow_private, help;
 };
 
 /* 0, or -EINVAL for a usage error (said). */
 static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 {
-	enum { OPT_FBSET = FB_CMD_OPT_OWN, OPT_NO_TEMP_NODE, OPT_MODES };
+	enum { OPT_FBSET = FB_CMD_OPT_OWN, OPT_NO_TEMP_NODE, OPT_MODES, OPT_PROBE };
 	static const struct option options[] = {
 		FB_CMD_OPTION_JSON,
 		{ "fbset", no_argument, NULL, OPT_FBSET },
 		{ "modes", no_argument, NULL, OPT_MODES },
 		FB_CMD_OPTION_DEV,
 		{ "no-temp-node", no_argument, NULL, OPT_NO_TEMP_NODE },
+		{ "probe", no_argument, NULL, OPT_PROBE },
 		FB_CMD_OPTION_HELP,
 		{},
 	};
@@ -710,6 +715,8 @@ static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 			o->modes = true;
 		else if (c == OPT_NO_TEMP_NODE)
 			o->allow_private = false;
+		else if (c == OPT_PROBE)
+			o->probe = true;
 		else
 			return -EINVAL;
 	}
@@ -717,6 +724,11 @@ static int info_parse_args(int argc, char *argv[], struct info_opts *o)
 		return 0;
 	if (o->json + o->fbset + o->modes > 1) {
 		ERR("--json, --fbset and --modes are mutually exclusive");
+		return -EINVAL;
+	}
+	if (o->probe && (o->fbset || o->modes)) {
+		ERR("--probe and %s are mutually exclusive",
+		    o->fbset ? "--fbset" : "--modes");
 		return -EINVAL;
 	}
 	return 0;
@@ -729,6 +741,7 @@ static int info_one(const struct info_opts *o, const struct fb_device *dev,
 		    struct fb_view_denied *denied)
 {
 	struct fb_view_why why;
+	struct fb_caps caps;
 	struct fb_view v;
 
 	if (o->fbset) {
@@ -746,14 +759,22 @@ static int info_one(const struct info_opts *o, const struct fb_device *dev,
 	}
 	fb_view_load(&v, dev, o->devdir, o->allow_private, denied);
 	fb_view_join_display(&v, drm);
+	if (o->probe) /* it writes to the device: only when asked */
+		fb_caps_probe(dev, o->devdir, o->allow_private, &caps);
 	if (o->modes) {
 		fb_view_print_modes(stdout, &v);
 	} else if (o->json) {
-		json_object_array_add(arr, info_json(&v));
+		struct json_object *j = info_json(&v);
+
+		if (o->probe)
+			json_object_object_add(j, "capabilities", fb_caps_json(&caps));
+		json_object_array_add(arr, j);
 	} else {
 		if (!first)
 			putchar('\n');
 		info_human(&v);
+		if (o->probe)
+			fb_caps_print(stdout, &caps);
 	}
 	return 0;
 }

@@ -19,7 +19,9 @@
 
 #include "fbcaps.h"
 #include "fbinfo_ioctl.h"
+#include "jsonout.h"
 #include "log.h"
+#include "strutil.h"
 
 #define VSYNC_TIMEOUT_MS 500
 #define VSYNC_WAITS	 10
@@ -417,4 +419,59 @@ void fb_caps_probe(const struct fb_device *dev, const char *devdir, bool allow_p
 		return;
 	fb_caps_probe_fd(&fb_caps_kernel_ops, fd, NULL, caps);
 	close(fd);
+}
+
+/* ---- output ---- */
+
+static void print_item(FILE *out, const char *key, const struct fb_caps_item *item)
+{
+	_cleanup_free_ char *e = str_escape_text(item->reason);
+
+	fprintf(out, "    %-18s %s: %s\n", key, fb_caps_answer_name(item->answer),
+		e ? e : "?");
+}
+
+void fb_caps_print(FILE *out, const struct fb_caps *caps)
+{
+	fprintf(out, "  capabilities (probed):\n");
+	print_item(out, "pan", &caps->pan);
+	print_item(out, "pan_display", &caps->pan_display);
+	print_item(out, "vsync", &caps->vsync);
+	print_item(out, "blank", &caps->blank);
+}
+
+static struct json_object *json_item(const struct fb_caps_item *item)
+{
+	struct json_object *o = json_object_new_object();
+
+	jsonout_add_string(o, "answer", fb_caps_answer_name(item->answer));
+	jsonout_add_string(o, "reason", item->reason);
+	return o;
+}
+
+struct json_object *fb_caps_json(const struct fb_caps *caps)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *pan = json_item(&caps->pan), *vsync = json_item(&caps->vsync);
+	bool steps = caps->pan.answer != FB_CAPS_UNTESTED;
+
+	json_object_object_add(pan, "xpanstep",
+			       steps ? json_object_new_int(caps->xpanstep) : NULL);
+	json_object_object_add(pan, "ypanstep",
+			       steps ? json_object_new_int(caps->ypanstep) : NULL);
+	json_object_object_add(pan, "ywrapstep",
+			       steps ? json_object_new_int(caps->ywrapstep) : NULL);
+	json_object_object_add(pan, "double_height",
+			       caps->double_height < 0
+				       ? NULL
+				       : json_object_new_boolean(caps->double_height));
+	json_object_object_add(o, "pan", pan);
+	json_object_object_add(o, "pan_display", json_item(&caps->pan_display));
+	json_object_object_add(vsync, "refresh_hz",
+			       caps->refresh_mhz
+				       ? json_object_new_double(caps->refresh_mhz / 1000.0)
+				       : NULL);
+	json_object_object_add(o, "vsync", vsync);
+	json_object_object_add(o, "blank", json_item(&caps->blank));
+	return o;
 }

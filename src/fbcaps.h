@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fbclass.h"
 #include "macro.h"
@@ -71,3 +72,11 @@ void fb_caps_probe(const struct fb_device *dev, const char *devdir, bool allow_p
 
 /* "yes", "no", "untested" */
 const char *fb_caps_answer_name(enum fb_caps_answer answer);
+
+/* info's section: "  capabilities (probed):" and a line per item, the
+ * reasons escaped. */
+void fb_caps_print(FILE *out, const struct fb_caps *caps);
+/* {"pan": {answer, reason, xpanstep, ypanstep, ywrapstep, double_height},
+ *  "pan_display": {answer, reason}, "vsync": {answer, reason, refresh_hz},
+ *  "blank": {answer, reason}} */
+struct json_object *fb_caps_json(const struct fb_caps *caps);

@@ -114,6 +114,8 @@ fi
 expect 2 "" "mutually exclusive" -- list -J -P
 expect 2 "" "mutually exclusive" -- list -r -P
 expect 2 "" "mutually exclusive" -- info -J --fbset
+expect 2 "" "--probe and --fbset are mutually exclusive" -- info --probe --fbset
+expect 2 "" "--probe and --modes are mutually exclusive" -- info --probe --modes
 expect 4 "" "fb0: no such framebuffer" -- list fb0
 # An unknown device has its own exit status, 4, in every command that
 # takes DEVICE; 1 stays "problems found" (doctor) or an error.
@@ -328,6 +330,20 @@ if [ -x "$UMOCKDEV_RUN" ]; then
 	check "no framebuffers: empty JSON array" test "$(tr -d ' \n' <"$work/out")" = '{"framebuffers":[]}'
 	"$UMOCKDEV_RUN" -- "$FBCLASSCTL" info -J >"$work/out" 2>"$work/err"
 	check "no framebuffers: info -J" test "$(tr -d ' \n' <"$work/out")" = '{"framebuffers":[]}'
+	# info --probe where nothing can be opened: each capability untested, why
+	t=$top_srcdir/tests/fixtures/captured/drm-bochs.umockdev
+	if have_fixture "$t"; then
+		mkdir -p "$work/nodev"
+		"$UMOCKDEV_RUN" -d "$t" -- "$FBCLASSCTL" info --probe --dev "$work/nodev" \
+			--no-temp-node fb0 >"$work/out" 2>"$work/err"
+		check "info --probe without a node: exit 0" test $? -eq 0
+		check "info --probe without a node: the section" grep -qxF "  capabilities (probed):" "$work/out"
+		check "info --probe without a node: vsync untested, why" \
+			grep -qxF "    vsync              untested: no node $work/nodev/fb0" "$work/out"
+		"$UMOCKDEV_RUN" -d "$t" -- "$FBCLASSCTL" info --dev "$work/nodev" \
+			--no-temp-node fb0 >"$work/out" 2>"$work/err"
+		check "info without --probe tries nothing" test "$(grep -c capabilities "$work/out")" = 0
+	fi
 	"$UMOCKDEV_RUN" -- "$FBCLASSCTL" -q list >"$work/out" 2>"$work/err"
 	check "-q silences the notice" test ! -s "$work/err"
 else

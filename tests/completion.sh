@@ -127,6 +127,7 @@ run_checks() {
 	done
 	offers "fbclassctl list --output-" --output-all
 	offers "fbclassctl -q bench --sn" --snap
+	offers "fbclassctl info --pro" --probe
 
 	# the arguments --help names are those the parser takes (so the help
 	# read here, and by the completion, says which options take one)

@@ -80,6 +80,8 @@ for t in "${fixtures[@]}"; do
 	valid_rc list-connectors "$work/out" "$n: list --connectors -J -O"
 	um info -J --dev "$work/dev" --no-temp-node
 	valid info "$work/out" "$n: info -J"
+	um info -J --probe --dev "$work/dev" --no-temp-node
+	valid info "$work/out" "$n: info -J --probe (no node: untested)"
 	um holders -J --dev "$work/dev"
 	valid holders "$work/out" "$n: holders -J"
 	um doctor -J --dev "$work/dev" --proc "$work/proc" --boot "$work/boot"
@@ -126,6 +128,15 @@ printf '{"connectors": [{"connector": "card0-Virtual-1", "crtc": 36, "mode": "80
 rejected list-connectors "$work/bad" "list --connectors: a MODE without its refresh is rejected"
 printf '{"connectors": [{"connector": "card0-Virtual-1", "name": "fb0"}]}\n' >"$work/bad"
 rejected list-connectors "$work/bad" "list --connectors: list's NAME is not its column"
+# info --probe: a capability is yes, no or untested, always with a reason
+cap='{"answer": "yes", "reason": "r"}'
+pan='{"answer": "yes", "reason": "r", "xpanstep": 1, "ypanstep": 1, "ywrapstep": 0, "double_height": true}'
+printf '{"framebuffers": [{"name": "fb0", "capabilities": {"pan": %s, "pan_display": %s, "vsync": {"answer": "maybe", "reason": "r", "refresh_hz": null}, "blank": %s}}]}\n' \
+	"$pan" "$cap" "$cap" >"$work/bad"
+rejected info "$work/bad" "info --probe: an answer other than yes, no, untested is rejected"
+printf '{"framebuffers": [{"name": "fb0", "capabilities": {"pan": %s, "pan_display": {"answer": "no"}, "vsync": %s, "blank": %s}}]}\n' \
+	"$pan" "$cap" "$cap" >"$work/bad"
+rejected info "$work/bad" "info --probe: an answer without its reason is rejected"
 printf '{"findings": [], "problems": 0, "extra": 1}\n' >"$work/bad"
 rejected doctor "$work/bad" "doctor: an unknown member is rejected"
 printf '{"seqnum": 1, "subsystem": "graphics", "action": "add", "name": "fb0", "devnum": "29:0", "present": true, "driver": null}\n' >"$work/bad"
