@@ -112,6 +112,8 @@ static const struct opdef ops[] = {
 	{ "rect128", OP_RECT128, rect_strategies, false },
 };
 
+/* flip's one strategy: FBIOPAN_DISPLAY (bench-flip.c) */
+#define FLIP_STRATEGY "pan"
 #define RECTS_PER_RUN 64
 #define SCROLL_ROWS   16
 #define MAX_RUNS      200
@@ -519,7 +521,7 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-static double median_of(double *v, unsigned n)
+double fb_bench_median(double *v, unsigned n)
 {
 	if (!n)
 		return 0;
@@ -576,8 +578,8 @@ static int measure(struct run_ctx *c, const struct opdef *op, const struct strat
 		lo = rates[i] < lo ? rates[i] : lo;
 		hi = rates[i] > hi ? rates[i] : hi;
 	}
-	*stat = (struct fb_bench_stat){ median_of(rates, n), lo, hi, n };
-	*flush_med = nf ? median_of(flushes, nf) : -1;
+	*stat = (struct fb_bench_stat){ fb_bench_median(rates, n), lo, hi, n };
+	*flush_med = nf ? fb_bench_median(flushes, nf) : -1;
 	return 0;
 }
 
@@ -755,7 +757,7 @@ static int check_strategies(const struct run_ctx *c)
 		return 0;
 	for (char **name = c->opts->strategies; *name; name++) {
 		const char *why = NULL;
-		bool fits = false;
+		bool fits = strcmp(*name, FLIP_STRATEGY) == 0; /* flip's, said there */
 
 		for (size_t i = 0; i < ARRAY_SIZE(ops) && !fits; i++)
 			for (const struct strategy *st = ops[i].strategies; st->name;
@@ -860,8 +862,33 @@ static int run_ops(struct run_ctx *c, struct fb_bench_report *rep)
 	return 0;
 }
 
+/* flip, on a device with a node, unless -S leaves pan out: said in
+ * rep->flip.skipped otherwise.  0, -EINTR or -ENODEV. */
+static int run_flip(struct run_ctx *c, struct fb_bench_report *rep)
+{
+	const struct fb_bench_opts *o = c->opts;
+	const struct strategy pan = { FLIP_STRATEGY };
+	double budget = o->duration / 10;
+
+	rep->flip = (struct fb_bench_flip){ .verified = -1 };
+	if (c->dev->fd < 0 || c->dev->is_ram) {
+		snprintf(rep->flip.skipped, sizeof(rep->flip.skipped), "no node to pan");
+		return 0;
+	}
+	if (!strategy_wanted(o, &pan)) {
+		snprintf(rep->flip.skipped, sizeof(rep->flip.skipped),
+			 "--strategy does not name pan");
+		return 0;
+	}
+	budget = budget < 0.2 ? 0.2 : budget > 1 ? 1 : budget;
+	return fb_bench_flip(&fb_caps_kernel_ops, c->dev->fd, budget, o->quick,
+			     &rep->flip);
+}
+
 bool fb_bench_strategy_known(const char *name)
 {
+	if (strcmp(name, FLIP_STRATEGY) == 0)
+		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(ops); i++)
 		for (const struct strategy *st = ops[i].strategies; st->name; st++)
 			if (strcmp(st->name, name) == 0)
@@ -930,6 +957,8 @@ int fb_bench_run(struct fb_bench_dev *dev, const struct fb_bench_opts *opts,
 	}
 	if (r >= 0)
 		r = run_ops(&c, rep);
+	if (r >= 0)
+		r = run_flip(&c, rep);
 	if (opts->progress)
 		fprintf(stderr, "\r\033[K");
 	/* Every exit path comes through here: put the screen back. */

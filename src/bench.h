@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #include "bench-kernels.h"
+#include "fbcaps.h"
 #include "fbclass.h"
 #include "fbinfo_ioctl.h"
 
@@ -140,11 +141,38 @@ enum fb_bench_restore_state {
 /* "yes", "console-redrawn", "no" (JSON's names). */
 const char *fb_bench_restore_name(enum fb_bench_restore_state state);
 
+/* flip: page flips by FBIOPAN_DISPLAY between home_y and page_y. */
+struct fb_bench_flip {
+	bool ran;
+	char skipped[224]; /* why not, when !ran */
+	struct fb_bench_stat rate; /* flips per second */
+	uint32_t home_y, page_y;
+	bool resized; /* the virtual height was made taller for the run */
+	uint32_t yres_virtual; /* the virtual height of the run */
+	int verified; /* 1 page_y read back after a pan there, 0 not, -1 not checked */
+};
+
+/*
+ * The flip on fd through ops: a second page below the visible one (or
+ * the top page, when the visible one is lower), the virtual height set
+ * for it when there is no room (FB_ACTIVATE_NOW; the caller's restore
+ * puts the mode back), then timed runs of pans for budget seconds (one
+ * run when quick), and one pan read back.  Ends at the home offset.  0
+ * (f->ran, or f->skipped says why: the driver does not pan, has no
+ * memory, refuses), -EINTR on a stop signal or -ENODEV.
+ */
+int fb_bench_flip(const struct fb_caps_ops *ops, int fd, double budget, bool quick,
+		  struct fb_bench_flip *f);
+
+/* The median of n values (sorts v); 0 for none. */
+double fb_bench_median(double *v, unsigned n);
+
 #define FB_BENCH_MAX_RESULTS 64
 struct fb_bench_report {
 	struct fb_bench_result results[FB_BENCH_MAX_RESULTS];
 	size_t n_results;
 	struct fb_bench_validation validation;
+	struct fb_bench_flip flip;
 	enum fb_bench_restore_state restore;
 	bool restored; /* restore is not NO: the exit status's view */
 	/* the read-back that decided restore: pixels that differ from what was

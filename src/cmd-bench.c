@@ -41,7 +41,7 @@ static void bench_help(void)
 	       "                        (or with the strategies -S names)\n"
 	       "  -S, --strategy LIST   only these strategies (comma-separated):\n"
 	       "                        memset memcpy memmove scalar32 stos sse2 avx2 sse2-nt\n"
-	       "                        avx2-nt sse41-load pixman auto write read shadow\n"
+	       "                        avx2-nt sse41-load pixman auto write read shadow pan\n"
 	       "  -J, --json            JSON output\n"
 	       "      --snap DIR        save each validated pattern as read back from the\n"
 	       "                        device: DIR/fbN-fill.png, DIR/fbN-upload.png,\n"
@@ -51,8 +51,11 @@ static void bench_help(void)
 	       "\n"
 	       "Operations: fill (solid colour), upload (RAM to FB), readback (FB to RAM),\n"
 	       "copy (overlapping scroll by 16 rows), rect16 and rect128 (squares at\n"
-	       "pseudo-random places).  RATIO (ratio in -J) = the device's speed over the\n"
-	       "fastest RAM strategy of the same operation; SAME-RATIO (same_strategy_ratio)\n"
+	       "pseudo-random places), and flip: page flips by FBIOPAN_DISPLAY per second,\n"
+	       "between the visible page and a second one (the virtual height made twice\n"
+	       "the visible one for the run where it is not), or why it was skipped.\n"
+	       "RATIO (ratio in -J) = the device's speed over the fastest RAM strategy of\n"
+	       "the same operation; SAME-RATIO (same_strategy_ratio)\n"
 	       "over the same strategy on RAM.  auto picks per device and operation from\n"
 	       "what the kernel tells: write(2) and read(2) on DRM's fbdev emulation (a\n"
 	       "shadow under deferred I/O) but for rects, and for vfb's upload and readback,\n"
@@ -142,6 +145,46 @@ static json_object *json_kms(const struct fb_bench_kms *k)
 	return o;
 }
 
+/* The flip line: its rate, or why it was skipped. */
+static void print_flip(const struct fb_bench_flip *f)
+{
+	if (!f->ran) {
+		print_line_escaped("  flip: skipped: %s", f->skipped);
+		return;
+	}
+	printf("  flip: %.1f flips/s (%.1f-%.1f, %u runs) by FBIOPAN_DISPLAY between y=%u and y=%u%s, read back: %s\n",
+	       f->rate.median, f->rate.min, f->rate.max, f->rate.runs, f->home_y,
+	       f->page_y, f->resized ? " (virtual height set for the run)" : "",
+	       f->verified < 0 ? "-"
+	       : f->verified   ? "yes"
+			       : "NO");
+}
+
+static json_object *json_flip(const struct fb_bench_flip *f)
+{
+	json_object *o = json_object_new_object();
+
+	if (!f->ran) {
+		json_object_object_add(o, "skipped", jsonout_string_safe(f->skipped));
+		return o;
+	}
+	json_object_object_add(o, "flips_per_second",
+			       json_object_new_double(f->rate.median));
+	json_object_object_add(o, "min_flips_per_second",
+			       json_object_new_double(f->rate.min));
+	json_object_object_add(o, "max_flips_per_second",
+			       json_object_new_double(f->rate.max));
+	json_object_object_add(o, "runs", json_object_new_int((int)f->rate.runs));
+	json_object_object_add(o, "home_y", json_object_new_int64(f->home_y));
+	json_object_object_add(o, "page_y", json_object_new_int64(f->page_y));
+	json_object_object_add(o, "yres_virtual", json_object_new_int64(f->yres_virtual));
+	json_object_object_add(o, "virtual_resized", json_object_new_boolean(f->resized));
+	json_object_object_add(o, "verified",
+			       f->verified < 0 ? NULL
+					       : json_object_new_boolean(f->verified));
+	return o;
+}
+
 /* The restore line: yes, console redrawn, or NO with the first difference. */
 static void print_restore(const char *name, const struct fb_bench_report *rep)
 {
@@ -222,6 +265,7 @@ static void print_table(const struct fb_bench_dev *dev, const struct fb_bench_ma
 		printf("  snapshot: %s/%s -> %s (validation %s)\n", snaps->shots[i].op,
 		       snaps->shots[i].strategy, snaps->shots[i].file,
 		       snaps->shots[i].passed ? "passed" : "FAILED");
+	print_flip(&rep->flip);
 	print_advice(dev->name, adv);
 	print_kms(kms);
 	print_restore(dev->name, rep);
@@ -380,6 +424,7 @@ static json_object *json_device(const struct fb_bench_dev *dev,
 		json_object_object_add(v, "first_mismatch", fo);
 	}
 	json_object_object_add(o, "validation", v);
+	json_object_object_add(o, "flip", json_flip(&rep->flip));
 	if (snaps)
 		json_object_object_add(o, "snapshots", json_snapshots(snaps));
 	if (adv)

@@ -37,7 +37,7 @@ run 2 "unknown strategy 'sse2-pfw'" -- bench --strategy sse2-pfw
 run 2 "unknown strategy 'reference'" -- bench --strategy reference
 # every strategy --help names is taken (then: no framebuffer here)
 strategies=$("$FBCLASSCTL" bench --help | sed -n '/--strategy/,/-J, --json/p' | sed '1d;$d' | tr -s ' \n' '  ')
-expect_eq "bench --help names the strategies" "$(echo $strategies | wc -w)" 15
+expect_eq "bench --help names the strategies" "$(echo $strategies | wc -w)" 16
 for st in $strategies; do
 	run 1 "no framebuffer to benchmark" -- bench --strategy "$st"
 done

@@ -128,6 +128,9 @@ printf '{"connectors": [{"connector": "card0-Virtual-1", "crtc": 36, "mode": "80
 rejected list-connectors "$work/bad" "list --connectors: a MODE without its refresh is rejected"
 printf '{"connectors": [{"connector": "card0-Virtual-1", "name": "fb0"}]}\n' >"$work/bad"
 rejected list-connectors "$work/bad" "list --connectors: list's NAME is not its column"
+# bench's flip: a rate or the reason it was skipped, never errno's words alone
+printf '{"framebuffers": [{"name": "fb0", "format": "XRGB8888", "results": [], "validation": {"passed": true, "mismatches": 0, "bytes_checked": 0}, "flip": {"skipped": "Invalid argument"}, "restored": true, "restore": {"state": "yes", "mismatches": 0}}]}\n' >"$work/bad"
+rejected bench "$work/bad" "bench: flip skipped with strerror's words alone is rejected"
 # info --probe: a capability is yes, no or untested, always with a reason
 cap='{"answer": "yes", "reason": "r"}'
 pan='{"answer": "yes", "reason": "r", "xpanstep": 1, "ypanstep": 1, "ywrapstep": 0, "double_height": true}'
