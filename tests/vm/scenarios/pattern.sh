@@ -9,14 +9,22 @@
 # and afterwards the memory and the colour map are fbtool's again.  Last,
 # the device unbound while a pattern shows: exit 1, the object and the
 # cause.
+# Pan, shown by the oracle: bochs's fbdev buffer is allocated twice the
+# screen's height (drm_fbdev_overalloc=200, the same parameter on 6.1 and
+# 6.12); fbtool fills the top page with 0xa5 and draws its pattern in the
+# second, and set --pan moves between them.  bochs takes the pan and reads
+# it back, but the screendump stays on the top page: its plane update sets
+# the CRTC's position and ignores the source offset the pan changes (seen
+# on 6.1.192 and 6.12.118); a driver that pans for real fails that check.
+# info --probe on both: what bochs and vfb can do, measured; bench's flip.
 # One boot: what is drawn does not differ between kernels.
 # shellcheck shell=sh disable=SC2034
 QEMU_VGA=std
 QEMU_SCREENDUMP=1
-KCMDLINE=""
+KCMDLINE="drm_kms_helper.drm_fbdev_overalloc=200"
 MODULES="bochs vfb"
 GUEST_HELPERS="fbtool"
-# 13 screendumps of 3 s each, 14 snaps and 3 loads of vfb on top of the boot
+# 15 screendumps of 3 s each, 14 snaps and 3 loads of vfb on top of the boot
 BOOT_TIMEOUT=300
 
 # shows PID FILE: the pattern of PID is on the screen (its line is out)
@@ -64,6 +72,7 @@ vfb_round() {
 	t_check "vfb$1: fb1 appears" sysfs_wait /sys/class/graphics/fb1 10
 	fb_mknod fb1
 	t_diag "vfb$1: $(fbclassctl list -n -o NAME,RES,BPP,FORMAT,VISUAL fb1 2>&1)"
+	[ "$1" = 8 ] && vfb_caps
 	t_check "vfb$1: fbtool writes its pattern" fbtool pattern /dev/fb1 "/tmp/vfb$1-before.rgb"
 	fbtool format /dev/fb1 "/tmp/vfb$1-before.fmt"
 	# 4 s: the snap of vfb's 640x480 takes well under one under TCG
@@ -82,6 +91,62 @@ vfb_round() {
 	out_file_gz "/tmp/vfb$1-before.rgb" "vfb$1-before.rgb"
 	t_check "vfb$1: rmmod vfb" rmmod vfb
 	sysfs_gone /sys/class/graphics/fb1 10
+}
+
+# cap FB NAME: info --probe's answer for capability NAME of FB (-J)
+cap() { jq -r ".framebuffers[0].capabilities.$2.answer" "/tmp/caps-$1.json"; }
+# probe FB: info -J --probe FB into /tmp/caps-FB.json, in a few seconds
+probe() {
+	_t0=$(date +%s)
+	t_check "$1: info -J --probe exits 0" sh -c "fbclassctl info -J --probe $1 >/tmp/caps-$1.json"
+	t_check "$1: info --probe returns within 10 s" test $(($(date +%s) - _t0)) -le 10
+	jq -c '.framebuffers[0].capabilities' "/tmp/caps-$1.json" | t_diag_stdin
+}
+
+# vfb: no FBIO_WAITFORVSYNC (ENOTTY), pans by 1 with room for 2 pages in
+# 4 MiB, no blank operation; bench's flip makes the room and flips
+vfb_caps() {
+	probe fb1
+	t_is "$(cap fb1 vsync)" no "vfb: vsync no"
+	t_check "vfb: vsync no because of ENOTTY" \
+		jq -e '.framebuffers[0].capabilities.vsync.reason | test("Inappropriate ioctl")' /tmp/caps-fb1.json
+	t_is "$(cap fb1 pan)" yes "vfb: pan yes (twice the height under FB_ACTIVATE_TEST)"
+	t_is "$(jq -r '.framebuffers[0].capabilities.pan.double_height' /tmp/caps-fb1.json)" true \
+		"vfb: a virtual height of twice 480 accepted"
+	t_is "$(cap fb1 pan_display)" untested "vfb: pan_display untested (no room)"
+	t_is "$(cap fb1 blank)" no "vfb: blank no (no blank operation)"
+	fbclassctl bench -J --quick -S pan fb1 >/tmp/flip-fb1.json 2>/tmp/flip-fb1.err
+	t_is "$?" 0 "vfb: bench --quick -S pan exits 0"
+	jq -c '.framebuffers[0].flip' /tmp/flip-fb1.json | t_diag_stdin
+	t_is "$(jq -r '.framebuffers[0].flip | "\(.virtual_resized) \(.verified) \(.page_y)"' /tmp/flip-fb1.json)" \
+		"true true 480" "vfb: flip made room for page 2 at y=480, read back"
+	t_is "$(fbclassctl list -n -r -o VIRT fb1)" "640x480" "vfb: the virtual size is back after bench"
+}
+
+# bochs with a buffer of twice its height: info --probe, bench's flip, and
+# the pan as the screen shows it (fbcon unbound)
+bochs_pan() {
+	t_is "$(fbclassctl list -n -r -o VIRT fb0)" "1280x1600" "bochs: virtual 1280x1600 (overalloc 200)"
+	probe fb0
+	t_is "$(cap fb0 pan)" yes "bochs: pan yes"
+	t_is "$(cap fb0 pan_display)" yes "bochs: pan_display yes (panned, read back, put back)"
+	t_is "$(jq -r '.framebuffers[0].var.yoffset' /tmp/caps-fb0.json)" 0 "bochs: yoffset 0 before the probe"
+	t_is "$(fbclassctl info -J fb0 | jq -r '.framebuffers[0].var.yoffset')" 0 "bochs: yoffset 0 after it"
+	# no vblank interrupt in bochs: the wait returns at once (6.1 and 6.12)
+	t_is "$(cap fb0 vsync)" no "bochs: vsync no (FBIO_WAITFORVSYNC returns at once)"
+	fbclassctl bench -J --quick -S pan fb0 >/tmp/flip-fb0.json 2>/tmp/flip-fb0.err
+	t_is "$?" 0 "bochs: bench --quick -S pan exits 0"
+	jq -c '.framebuffers[0].flip' /tmp/flip-fb0.json | t_diag_stdin
+	t_is "$(jq -r '.framebuffers[0].flip | "\(.virtual_resized) \(.verified) \(.page_y)"' /tmp/flip-fb0.json)" \
+		"false true 800" "bochs: flip between y=0 and y=800, read back"
+	# the oracle: the top page all 0xa5, fbtool's pattern in the second
+	t_check "pan: fbtool draws its pattern in the second page" fbtool pattern /dev/fb0 /tmp/page2.rgb 800
+	t_check "pan: set fb0 --pan 0,0" fbclassctl set fb0 --pan 0,0
+	screendump pan-top
+	t_check "pan: set fb0 --pan 0,800" fbclassctl set fb0 --pan 0,800
+	screendump pan-page2
+	out_file_gz /tmp/page2.rgb page2.rgb
+	t_check "pan: set fb0 --pan 0,0 again" fbclassctl set fb0 --pan 0,0
 }
 
 scenario() {
@@ -116,6 +181,7 @@ scenario() {
 	for depth in 8 16 24; do
 		vfb_round "$depth"
 	done
+	bochs_pan
 	t_kernel_clean "no oops, BUG or WARNING"
 
 	# the device goes away while a pattern shows
@@ -141,6 +207,16 @@ ppm_rgb() {
 	tail -c $((${_wh% *} * ${_wh#* } * 3)) "$1"
 }
 
+# dump_is FILE.ppm WANT.rgb WHAT: the screendump is WANT, said as WHAT
+dump_is() {
+	if ppm_rgb "$1" | cmp -s - "$2"; then
+		echo "ok - $3"
+	else
+		echo "not ok - not so: $3 ($1)"
+		return 1
+	fi
+}
+
 host_check() {
 	_rc=0
 	_pngcmp=${top_builddir:-.}/tests/vm/host/pngcmp
@@ -152,20 +228,10 @@ host_check() {
 	fi
 	# the screen before: what fbtool says it shows
 	gzip -dc before.rgb.gz >before.rgb
-	if ppm_rgb before.ppm | cmp -s - before.rgb; then
-		echo "ok - before: the screendump is fbtool's pattern"
-	else
-		echo "not ok - before: the screendump is not fbtool's pattern"
-		_rc=1
-	fi
+	dump_is before.ppm before.rgb "before: the screendump is fbtool's pattern" || _rc=1
 	# solid:red: every pixel of the screen is ff 00 00
 	perl -e 'print "1280 800\n", "\xff\x00\x00" x (1280 * 800)' >red.rgb
-	if ppm_rgb solid-red.ppm | cmp -s - red.rgb; then
-		echo "ok - solid:red: the screendump is pure red"
-	else
-		echo "not ok - solid:red: the screendump is not pure red"
-		_rc=1
-	fi
+	dump_is solid-red.ppm red.rgb "solid:red: the screendump is pure red" || _rc=1
 	for p in solid-red bars ramp grid text; do
 		ppm_rgb "$p.ppm" >"$p.rgb"
 		if "$_pngcmp" "$p.png" "$p.rgb"; then
@@ -200,6 +266,16 @@ host_check() {
 			_rc=1
 		fi
 	done
+	# pan: the screen shows the page panned to
+	perl -e 'print "1280 800\n", "\xa5" x (1280 * 800 * 3)' >a5.rgb
+	dump_is pan-top.ppm a5.rgb "pan: at 0,0 the screendump is the top page (all 0xa5)" || _rc=1
+	gzip -dc page2.rgb.gz >page2.rgb
+	# bochs does not show the pan (above): still the top page, not fbtool's
+	dump_is pan-page2.ppm a5.rgb "pan: at 0,800 bochs still shows the top page (the pan is not shown)" || _rc=1
+	if ppm_rgb pan-page2.ppm | cmp -s - page2.rgb; then
+		echo "not ok - pan: bochs shows the second page now: it pans for real (update pattern.sh and fbclassctl(8))"
+		_rc=1
+	fi
 	if cmp -s console-before.ppm console-after.ppm; then
 		echo "ok - console: it comes back as it was"
 	else
