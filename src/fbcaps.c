@@ -237,6 +237,7 @@ _Noreturn static void vsync_child(const struct fb_caps_ops *ops, int fd, int out
 		uint32_t crtc = 0;
 		struct vsync_record rec;
 
+		memset(&rec, 0, sizeof(rec)); /* the padding goes down the pipe too */
 		rec.r = ops->ioctl(fd, FBIO_WAITFORVSYNC, &crtc);
 		rec.ns = now_ns();
 		if (write(out, &rec, sizeof(rec)) != (ssize_t)sizeof(rec) || rec.r < 0)
