@@ -330,9 +330,12 @@ if [ -x "$UMOCKDEV_RUN" ]; then
 	check "no framebuffers: empty JSON array" test "$(tr -d ' \n' <"$work/out")" = '{"framebuffers":[]}'
 	"$UMOCKDEV_RUN" -- "$FBCLASSCTL" info -J >"$work/out" 2>"$work/err"
 	check "no framebuffers: info -J" test "$(tr -d ' \n' <"$work/out")" = '{"framebuffers":[]}'
-	# info --probe where nothing can be opened: each capability untested, why
+	# info --probe where nothing can be opened: each capability untested,
+	# why (umockdev cannot fake the static binary's sysfs, as above)
 	t=$top_srcdir/tests/fixtures/captured/drm-bochs.umockdev
-	if have_fixture "$t"; then
+	if "$FBCLASSCTL" --version | grep -q '^link: static'; then
+		echo "# info --probe on a captured tree: not for the static build"
+	elif have_fixture "$t"; then
 		mkdir -p "$work/nodev"
 		"$UMOCKDEV_RUN" -d "$t" -- "$FBCLASSCTL" info --probe --dev "$work/nodev" \
 			--no-temp-node fb0 >"$work/out" 2>"$work/err"
