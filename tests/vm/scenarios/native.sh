@@ -10,7 +10,9 @@
 # 16 and 8 bpp.  console map against con2fbmap (Debian's fbset package)
 # with cirrusfb and vfb.  On cirrusfb, fbcon unbound, at 8, 16 and 24
 # bpp: pattern solid:red is pure red in qemu's screendump, and pattern
-# bars equals snap fb0.  bench -d 1 on both cards: validated, memory as
+# bars equals snap fb0; the pan as the screen shows it (a page drawn red
+# at 0,0 and one blue at 0,480, each in qemu's screendump only when
+# panned to).  bench -d 1 on both cards: validated, memory as
 # before, auto within 0.9x of the best strategy of each op.
 # shellcheck shell=sh disable=SC2034,SC2086
 QEMU_VGA=cirrus
@@ -184,6 +186,26 @@ cirrus_pattern() {
 	out_file "/tmp/bars$1.png" "cirrus-bars$1.png"
 }
 
+# cirrus_pan: the pan as the screen shows it, at 16 bpp (0 and 255 are
+# exact there): a virtual height of twice 480, pattern solid:red drawn at
+# 0,0 and solid:blue at 0,480 (pattern draws the visible area, which the
+# pan moves); qemu's screendumps cirrus-pan0.ppm and cirrus-pan480.ppm
+# (host_check: red, then blue)
+cirrus_pan() {
+	t_check "cirrusfb: set -g 640 480 640 960 16" fbclassctl set fb0 -g 640 480 640 960 16
+	t_check "cirrusfb: set --pan 0,0" fbclassctl set fb0 --pan 0,0
+	t_check "cirrusfb: pattern solid:red at 0,0" fbclassctl pattern fb0 solid:red --keep
+	t_check "cirrusfb: set --pan 0,480" fbclassctl set fb0 --pan 0,480
+	t_is "$(var_of fb0 | jq -r .yoffset)" 480 "cirrusfb: yoffset 480 read back"
+	t_check "cirrusfb: pattern solid:blue at 0,480" fbclassctl pattern fb0 solid:blue --keep
+	screendump cirrus-pan480
+	t_check "cirrusfb: set --pan 0,0 again" fbclassctl set fb0 --pan 0,0
+	screendump cirrus-pan0
+	fbclassctl info --probe -J fb0 >/tmp/probe.json 2>&1
+	t_is "$(jq -r '.framebuffers[0].capabilities.pan_display.answer' /tmp/probe.json)" yes \
+		"cirrusfb: info --probe: pan_display yes"
+}
+
 console_map() {
 	t_check "modprobe vfb" modprobe vfb vfb_enable=1 videomemorysize=2097152 mode_option=640x480-8
 	t_check "vfb's fb2 appears" sysfs_wait /sys/class/graphics/fb2 10
@@ -218,6 +240,7 @@ scenario() {
 	for _d in 8 16 24; do
 		cirrus_pattern "$_d"
 	done
+	cirrus_pan
 	bench_timed "cirrusfb 24 bpp" fb0
 	bench_timed "aty128fb 8 bpp" fb1
 	t_kernel_clean "no oops, BUG or WARNING"
@@ -231,7 +254,11 @@ ppm_rgb() {
 }
 
 # red R: every pixel of the 640x480 screen (R, 0, 0), as ppm_rgb prints it
-red() { perl -e 'print "640 480\n", (chr(hex($ARGV[0])) . "\0\0") x (640 * 480)' "$1"; }
+red() { solid "$1" 00 00; }
+# solid R G B: every pixel (R, G, B)
+solid() {
+	perl -e 'print "640 480\n", (join "", map { chr hex } @ARGV) x (640 * 480)' "$1" "$2" "$3"
+}
 
 host_check() {
 	_rc=0
@@ -248,6 +275,18 @@ host_check() {
 			echo "ok - $_f: qemu's screendump is pure red (${_c#*:} 00 00)"
 		else
 			echo "not ok - $_f: the screendump is not pure red (${_c#*:} 00 00): $_f.ppm"
+			_rc=1
+		fi
+	done
+	# the pan: red at 0,0, blue at 0,480, each shown only when panned to
+	for _c in cirrus-pan0:ff:00 cirrus-pan480:00:ff; do
+		_f=${_c%%:*}
+		_rb=${_c#*:}
+		solid "${_rb%:*}" 00 "${_rb#*:}" >"$_f.want"
+		if ppm_rgb "$_f.ppm" | cmp -s - "$_f.want"; then
+			echo "ok - $_f: qemu's screendump shows the page panned to"
+		else
+			echo "not ok - $_f: the screendump is not the page panned to: $_f.ppm"
 			_rc=1
 		fi
 	done
