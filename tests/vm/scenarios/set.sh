@@ -6,7 +6,8 @@
 # malformed fb.modes sets nothing.  bochs-drm's fbdev emulation (fb1) is
 # refused with the video= argument of a mode its connector offers.
 # A rule's fbmode= and console= are applied by coldplug, as fbset -s and
-# con2fbmap (the oracles) see it.
+# con2fbmap (the oracles) see it.  Last, vfb unbound and bound again
+# while set runs over and over.
 # shellcheck shell=sh disable=SC2034,SC2086
 QEMU_VGA=none
 QEMU_ARGS="-device VGA,edid=on,xres=1280,yres=800"
@@ -195,4 +196,42 @@ EOF2
 		"rule: fbmode=800x600-16 set (fbset -s)"
 	t_is "$(oracle 2)" 0 "rule: console=2 moved tty2 to fb0 (con2fbmap)"
 	restore
+	vanish
+}
+
+# A device that vanishes halfway: set runs over and over while vfb.0 is
+# unbound and bound again four times, 200 ms each way (a set takes tens
+# of ms here, so several fall in each gap).  Each set exits 0, 1 or 4 and
+# never dies; each failure names fb0 and its cause; some saw it gone; and
+# once vfb is back (fb0 again, bochs holds fb1), set works.
+vanish() {
+	: >/tmp/vanish.on
+	(
+		_i=0
+		while [ -e /tmp/vanish.on ]; do
+			_d=$((8 + 8 * (_i % 2)))
+			fbclassctl set fb0 -g 640 480 640 480 $_d >/dev/null 2>/tmp/vanish.err.$_i
+			echo "$?" >>/tmp/vanish.rc
+			_i=$((_i + 1))
+		done
+	) &
+	_loop=$!
+	for _k in 1 2 3 4; do
+		sleep 0.2
+		echo vfb.0 >/sys/bus/platform/drivers/vfb/unbind
+		sleep 0.2
+		echo vfb.0 >/sys/bus/platform/drivers/vfb/bind
+	done
+	sleep 0.2
+	rm -f /tmp/vanish.on
+	wait "$_loop"
+	t_diag "vanish: $(wc -l </tmp/vanish.rc) sets, exits: $(sort /tmp/vanish.rc | uniq -c | tr -s ' \n' ' ')"
+	t_is "$(grep -cvx '[014]' /tmp/vanish.rc)" 0 "vanish: every set exits 0, 1 or 4 (none dies)"
+	t_check "vanish: some sets saw fb0 gone" grep -qvx 0 /tmp/vanish.rc
+	cat /tmp/vanish.err.* >/tmp/vanish.err
+	t_diag_stdin </tmp/vanish.err
+	t_is "$(grep -cv '^fbclassctl: fb0: \|fb0' /tmp/vanish.err)" 0 "vanish: each failure names fb0"
+	t_check "vanish: vfb is fb0 again" sysfs_wait /sys/devices/platform/vfb.0/graphics/fb0 10
+	t_check "vanish: set works once it is back" fbclassctl set fb0 -g 640 480 640 480 16
+	t_kernel_clean "vanish: no oops, BUG or WARNING"
 }
