@@ -7,7 +7,7 @@
 # refused with the video= argument of a mode its connector offers.
 # A rule's fbmode= and console= are applied by coldplug, as fbset -s and
 # con2fbmap (the oracles) see it.  Last, vfb unbound and bound again
-# while set runs over and over.
+# while set runs over and over, and unbound just before set's ioctl.
 # shellcheck shell=sh disable=SC2034,SC2086
 QEMU_VGA=none
 QEMU_ARGS="-device VGA,edid=on,xres=1280,yres=800"
@@ -16,6 +16,7 @@ MODULES="vfb bochs"
 # about 60 checks, each a few processes: 100 s under TCG on a busy host
 BOOT_TIMEOUT=300
 GUEST_TOOLS="con2fbmap"
+GUEST_HELPERS="unbind-at-put.so"
 
 var_of() { fbclassctl info -J "$1" 2>/dev/null | jq -c '.framebuffers[0].var'; }
 show() { fbset -fb /dev/fb0 -s; }
@@ -233,5 +234,27 @@ vanish() {
 	t_is "$(grep -cv '^fbclassctl: fb0: \|fb0' /tmp/vanish.err)" 0 "vanish: each failure names fb0"
 	t_check "vanish: vfb is fb0 again" sysfs_wait /sys/devices/platform/vfb.0/graphics/fb0 10
 	t_check "vanish: set works once it is back" fbclassctl set fb0 -g 640 480 640 480 16
+	halfway
 	t_kernel_clean "vanish: no oops, BUG or WARNING"
+}
+
+# Halfway for certain: unbind-at-put.so (tests/vm/guest/unbind-at-put.c)
+# unbinds vfb.0 after set found fb0 and opened its node, just before its
+# FBIOPUT_VSCREENINFO; the ioctl meets a device that is gone.
+halfway() {
+	UNBIND_AT_PUT=/sys/bus/platform/drivers/vfb/unbind:vfb.0 \
+		LD_PRELOAD=/usr/bin/unbind-at-put.so \
+		fbclassctl set fb0 -g 640 480 640 480 8 >/dev/null 2>/tmp/half.err
+	t_is "$?" 1 "halfway: set of a device removed before its ioctl exits 1"
+	t_diag_stdin </tmp/half.err
+	t_check "halfway: vfb.0 was unbound before the ioctl" \
+		grep -qx 'unbind-at-put: vfb.0 unbound: ok' /tmp/half.err
+	t_check "halfway: set names fb0, the ioctl and the cause" grep -qx \
+		'fbclassctl: fb0: FBIOPUT_VSCREENINFO failed: No such device (device removed?)' \
+		/tmp/half.err
+	t_is "$(grep -cv '^unbind-at-put: \|^fbclassctl: fb0: ' /tmp/half.err)" 0 \
+		"halfway: nothing else said, nothing unnamed"
+	echo vfb.0 >/sys/bus/platform/drivers/vfb/bind
+	t_check "halfway: vfb is fb0 again" sysfs_wait /sys/devices/platform/vfb.0/graphics/fb0 10
+	t_check "halfway: set works once it is back" fbclassctl set fb0 -g 640 480 640 480 16
 }
