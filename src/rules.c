@@ -375,7 +375,7 @@ static int set_console(struct fb_rule *rule, char *value, char *why, size_t whyl
 
 static int set_rotate(struct fb_rule *rule, char *value, char *why, size_t whylen)
 {
-	unsigned long long deg;
+	unsigned long long deg = 0;
 	int r = 0;
 
 	if (rule->has_rotate) {
