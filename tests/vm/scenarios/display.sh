@@ -147,8 +147,8 @@ scenario() {
 	# --- vfb: a framebuffer with no card ---
 	t_check "vfb loads as fb1" vfb_up fb1
 	t_is "$(list_json fb1)" "$(want_json fb1 virtual "")" "vfb: list -J says KIND virtual, no card"
-	t_is "$(fbclassctl info -J fb1 | jq -c '.framebuffers[0].display')" '{"kind":"virtual","card":null}' \
-		"vfb: info -J display has no card"
+	t_is "$(fbclassctl info -J fb1 | jq -c '.framebuffers[0].display')" '{"kind":"virtual","video":[],"card":null}' \
+		"vfb: info -J display has no card and no video= arguments"
 	t_path_id_udev fb1 vfb
 	t_check "rmmod vfb" rmmod vfb
 	t_check "fb1 is gone" sysfs_gone /sys/class/graphics/fb1 10

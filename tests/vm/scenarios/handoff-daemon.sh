@@ -19,8 +19,8 @@ scenario() {
 	t_is "$(fbclassctl list -J -o NAME,KIND,CARD,CONNECTOR,STATUS,MONITOR fb0 | jq -c '.framebuffers[0]')" \
 		'{"name":"fb0","kind":"firmware","card":null,"connector":null,"status":null,"monitor":null}' \
 		"list -J: vesafb is KIND firmware, with no card"
-	t_is "$(fbclassctl info -J fb0 | jq -c '.framebuffers[0].display')" '{"kind":"firmware","card":null}' \
-		"info -J: display kind firmware, no card"
+	t_is "$(fbclassctl info -J fb0 | jq -c '.framebuffers[0].display')" '{"kind":"firmware","video":[],"card":null}' \
+		"info -J: display kind firmware, no card, no video= arguments"
 	t_path_id_udev fb0 vesafb
 	was=$(basename "$(readlink -f /sys/class/graphics/fb0/device/driver)")
 	t_is "$was" vesa-framebuffer "sysfs: fb0's driver is vesa-framebuffer"
