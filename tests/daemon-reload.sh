@@ -10,7 +10,8 @@
 set -u
 . "${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 
-UMOCKDEV_RUN=${UMOCKDEV_RUN:-$(command -v umockdev-run)}
+# umockdev-run itself: the daemon must be its child (tests/umockdev-run.sh)
+UMOCKDEV_RUN=${UMOCKDEV_RUN_REAL:-${UMOCKDEV_RUN:-$(command -v umockdev-run)}}
 [ -x "$UMOCKDEV_RUN" ] || skip "umockdev-run not found (Debian package umockdev)"
 command -v python3 >/dev/null || skip "python3 not found (Debian package python3)"
 [ -x "$FBCLASSCTL" ] || skip "$FBCLASSCTL not built"

@@ -22,6 +22,10 @@ step() { printf '\n==== %s (%s)\n' "$*" "$(date -u +%T)"; }
 # the tail still shows it) which tests failed and their "not ok" lines.
 report_failures() {
 	rc=$?
+	# umockdev-run's own deaths before it ran a command, run once more
+	# (tests/umockdev-run.sh): said whatever the outcome
+	cat _build*/tests/umockdev-run-retries.log \
+		2>/dev/null | sed 's/^/umockdev-run retried: /' || true
 	[ "$rc" -eq 0 ] && return
 	printf '\n==== failed (exit %s); the failing tests say:\n' "$rc"
 	find _build _build-san _build-sysfs _build-static -name '*.trs' -exec grep -l '^:test-result: FAIL' {} + 2>/dev/null |

@@ -362,7 +362,8 @@ check "unload kept fb0's link" test -L "$dev/fb/by-path/pci-0000:00:02.0"
 # this namespace only) snap and bench --snap say so and exit 1 before
 # touching a device.
 fresh
-"$UMOCKDEV_RUN" -d "$fixture" -- "$FBCLASSCTL" daemon --dev "$dev" >"$work/d.out" 2>"$work/d.err" &
+# umockdev-run itself, not tests/umockdev-run.sh: fbclassctl must be its child
+"${UMOCKDEV_RUN_REAL:-$UMOCKDEV_RUN}" -d "$fixture" -- "$FBCLASSCTL" daemon --dev "$dev" >"$work/d.out" 2>"$work/d.err" &
 upid=$!
 # umockdev-run (which itself maps libz and libm) runs fbclassctl as its
 # child: wait, without a fixed deadline that a loaded machine can miss, for
