@@ -557,13 +557,12 @@ static bool bench_drm_card(const struct fb_device *target,
 {
 	struct drm_list drm = {};
 	const struct drm_card *card;
-	char id[sizeof(m->hw.fix.id) + 1];
+	char id[FB_FIX_ID_MAX];
 	bool found = false;
 
 	if (fb_cmd_scan_drm(&drm, DRM_SCAN_ALL) < 0)
 		return false;
-	snprintf(id, sizeof(id), "%.*s", (int)strnlen(m->hw.fix.id, sizeof(m->hw.fix.id)),
-		 m->hw.fix.id);
+	fb_fix_id(&m->hw.fix, id, sizeof(id));
 	card = display_card_of_fb(&drm, target);
 	if (card && card->devnum && display_kind_of(target, id, card) == FB_KIND_DRM) {
 		*card_minor = minor(card->devnum);

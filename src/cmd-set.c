@@ -282,11 +282,10 @@ static int refuse_drm(const struct fb_device *dev, const struct fb_hwinfo *hw,
 	struct fb_var_screeninfo asked;
 	char **args = NULL;
 	size_t n = 0;
-	char id[sizeof(hw->fix.id) + 1];
+	char id[FB_FIX_ID_MAX];
 	_cleanup_free_ char *esc = NULL;
 
-	snprintf(id, sizeof(id), "%.*s", (int)strnlen(hw->fix.id, sizeof(hw->fix.id)),
-		 hw->fix.id);
+	fb_fix_id(&hw->fix, id, sizeof(id));
 	esc = str_escape(id, 32);
 	ERR("%s: %s is DRM's fbdev emulation: the DRM driver sets its mode and refuses or ignores FBIOPUT_VSCREENINFO; nothing set",
 	    dev->name, esc ? esc : "?");
@@ -319,13 +318,12 @@ static int check_drm(const struct fb_device *dev, const struct fb_hwinfo *hw,
 {
 	struct drm_list drm = {};
 	const struct drm_card *card;
-	char id[sizeof(hw->fix.id) + 1];
+	char id[FB_FIX_ID_MAX];
 	int ret = -1;
 
 	if (!modeset_changes_mode(q) || fb_cmd_scan_drm(&drm, DRM_SCAN_ALL) < 0)
 		return -1;
-	snprintf(id, sizeof(id), "%.*s", (int)strnlen(hw->fix.id, sizeof(hw->fix.id)),
-		 hw->fix.id);
+	fb_fix_id(&hw->fix, id, sizeof(id));
 	card = display_card_of_fb(&drm, dev);
 	if (display_kind_of(dev, id, card) == FB_KIND_DRM)
 		ret = refuse_drm(dev, hw, card, q);

@@ -678,3 +678,14 @@ void fb_print_fbset_mode(FILE *out, const struct fb_var_screeninfo *var)
 		var->blue.offset, var->transp.length, var->transp.offset);
 	fputs("endmode\n\n", out);
 }
+
+const char *fb_fix_id(const struct fb_fix_screeninfo *fix, char *buf, size_t len)
+{
+	size_t n = strnlen(fix->id, sizeof(fix->id));
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, fix->id, n);
+	buf[n] = '\0';
+	return buf;
+}

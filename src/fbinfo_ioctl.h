@@ -111,5 +111,11 @@ void fb_pixel_format_decode(const struct fb_var_screeninfo *var, uint32_t visual
  * timings are degenerate. */
 uint64_t fb_refresh_mhz(const struct fb_var_screeninfo *var);
 
+/* fix->id as a C string into buf (len > 0): its 16 bytes need not end
+ * in a NUL.  Returns buf. */
+const char *fb_fix_id(const struct fb_fix_screeninfo *fix, char *buf, size_t len);
+/* A buffer that holds all of it. */
+#define FB_FIX_ID_MAX (sizeof(((struct fb_fix_screeninfo *)0)->id) + 1)
+
 /* The mode block that "fbset -s" prints for var, byte for byte. */
 void fb_print_fbset_mode(FILE *out, const struct fb_var_screeninfo *var);

@@ -118,8 +118,7 @@ static const char *device_id(const struct fb_device *dev, const char *devdir,
 		return name;
 	if (fb_hw_query(dev, devdir, allow_private, &hw) < 0 || !hw.valid || !hw.fix.id[0])
 		return NULL;
-	snprintf(buf, len, "%.*s", (int)sizeof(hw.fix.id), hw.fix.id);
-	return buf;
+	return fb_fix_id(&hw.fix, buf, len);
 }
 
 /* The connected connectors of a DRM framebuffer's card, each with the

@@ -25,11 +25,9 @@ bool rules_apply_wanted(const struct fb_rule *rule)
 /* DRM's fbdev emulation keeps its DRM driver's mode, as set says. */
 static bool is_drm_emulation(const struct fb_device *dev, const struct fb_hwinfo *hw)
 {
-	char id[sizeof(hw->fix.id) + 1];
+	char id[FB_FIX_ID_MAX];
 
-	snprintf(id, sizeof(id), "%.*s", (int)strnlen(hw->fix.id, sizeof(hw->fix.id)),
-		 hw->fix.id);
-	if (display_kind_of(dev, id, NULL) != FB_KIND_DRM)
+	if (display_kind_of(dev, fb_fix_id(&hw->fix, id, sizeof(id)), NULL) != FB_KIND_DRM)
 		return false;
 	ERR("%s: fbmode= not set: DRM's fbdev emulation takes its mode from the kernel's video= argument ('fbclassctl info %s' lists them)",
 	    dev->name, dev->name);

@@ -116,12 +116,7 @@ void fb_view_join_display(struct fb_view *v, const struct drm_list *drm)
 
 const char *fb_view_id(const struct fb_view *v, char *buf, size_t len)
 {
-	if (v->hw.valid) {
-		/* fix.id is 16 bytes and need not be NUL-terminated. */
-		size_t n = strnlen(v->hw.fix.id, sizeof(v->hw.fix.id));
-
-		snprintf(buf, len, "%.*s", (int)n, v->hw.fix.id);
-		return buf;
-	}
+	if (v->hw.valid)
+		return fb_fix_id(&v->hw.fix, buf, len);
 	return fb_device_attr(v->dev, "name");
 }
