@@ -60,10 +60,10 @@ static int apply_fbmode(const struct fb_rule *rule, const struct fb_device *dev,
 		r = modeset_apply(dev, devdir, true, &q, &res);
 	if (r < 0) {
 		_cleanup_free_ char *esc = str_escape(rule->fbmode, 64);
+		const char *why = r == -EINVAL ? res.refused : "";
 
 		ERR("%s: fbmode=%s (rule at line %u) not set%s%s", dev->name,
-		    esc ? esc : "?", rule->line, res.refused[0] ? ": " : "",
-		    r == -EINVAL ? res.refused : "");
+		    esc ? esc : "?", rule->line, why[0] ? ": " : "", why);
 		return r;
 	}
 	INF("%s: fbmode: set %" PRIu32 "x%" PRIu32 ", %" PRIu32 " bpp", dev->name,
