@@ -229,6 +229,41 @@ size_t str_concat(char *buf, size_t size, const char *s, ...)
 	return total;
 }
 
+char *str_concat_dup(const char *s, ...)
+{
+	size_t total = 0;
+	char *buf, *p;
+	va_list ap;
+
+	va_start(ap, s);
+	for (const char *t = s; t; t = va_arg(ap, const char *))
+		total += strlen(t);
+	va_end(ap);
+	buf = malloc(total + 1);
+	if (!buf)
+		return NULL;
+	p = buf;
+	va_start(ap, s);
+	for (const char *t = s; t; t = va_arg(ap, const char *)) {
+		size_t len = strlen(t);
+
+		memcpy(p, t, len);
+		p += len;
+	}
+	va_end(ap);
+	*p = '\0';
+	return buf;
+}
+
+uint32_t str_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
 char *strdup_or_null(const char *s)
 {
 	return s ? strdup(s) : NULL;

@@ -47,6 +47,12 @@ char *fb_strip_newlines_dup(const char *v);
  * path, where snprintf's format parsing was a third of the instructions
  * (bench/coldplug-vs-mdev.sh, callgrind). */
 size_t str_concat(char *buf, size_t size, const char *s, ...) __attribute__((sentinel));
+/* The strings up to a NULL, one after the other, in a new allocation;
+ * NULL on ENOMEM.  asprintf("%s%s") without the format parsing. */
+char *str_concat_dup(const char *s, ...) __attribute__((sentinel));
+/* FNV-1a of s: a hash to compare before strcmp, where the same set of
+ * paths is searched again and again. */
+uint32_t str_hash(const char *s);
 /* str_concat of one string: strlcpy(3). */
 #define str_copy(buf, size, s) str_concat(buf, size, s, (const char *)NULL)
 /* strdup that accepts NULL. */

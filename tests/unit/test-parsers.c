@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The other sysfs attribute parsers (numbers, virtual_size, mode, modes),
  * the strict number parsers every number goes through, log_errno and
- * str_concat. */
+ * str_concat, str_concat_dup and str_hash. */
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "fbclass.h"
 #include "log.h"
@@ -225,9 +226,30 @@ static void test_concat(void)
 	ASSERT_STR_EQ(buf, "1234567");
 }
 
+static void test_concat_dup(void)
+{
+	char *s = str_concat_dup("/sys/", "devices", "", "/x", (const char *)NULL);
+
+	ASSERT_STR_EQ(s, "/sys/devices/x");
+	free(s);
+	s = str_concat_dup("", (const char *)NULL);
+	ASSERT_STR_EQ(s, "");
+	free(s);
+}
+
+/* The FNV-1a test vectors of the hash's authors (32 bits). */
+static void test_hash(void)
+{
+	ASSERT_INT_EQ(str_hash(""), 0x811c9dc5u);
+	ASSERT_INT_EQ(str_hash("a"), 0xe40c292cu);
+	ASSERT_INT_EQ(str_hash("foobar"), 0xbf9cf968u);
+}
+
 int main(void)
 {
 	test_concat();
+	test_concat_dup();
+	test_hash();
 	test_decimal();
 	test_log_errno();
 	test_uint();
