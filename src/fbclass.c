@@ -171,14 +171,10 @@ int fb_parse_modes(const char *text, size_t *count)
 
 static int path_prepend(char **path, const char *prefix, const char *name)
 {
-	char *s;
-	int r;
+	char *s = str_concat_dup(prefix, name, *path ? "-" : "", *path ? *path : "",
+				 (const char *)NULL);
 
-	if (*path)
-		r = asprintf(&s, "%s%s-%s", prefix, name, *path);
-	else
-		r = asprintf(&s, "%s%s", prefix, name);
-	if (r < 0)
+	if (!s)
 		return -ENOMEM;
 	free(*path);
 	*path = s;

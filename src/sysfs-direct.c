@@ -44,6 +44,10 @@ struct direct {
 	int sysfd;
 	struct ancestor *known;
 	size_t n_known, cap_known;
+	/* known by hash: open addressing, a power of two at least twice
+	 * n_known; each slot 1 + an index into known, 0 for empty */
+	uint32_t *index;
+	size_t index_size;
 	struct direct_dev dev;
 };
 
@@ -193,6 +197,7 @@ static void direct_free(struct fb_sysfs *base)
 		free(s->known[i].driver);
 	}
 	free(s->known);
+	free(s->index);
 	close(s->sysfd);
 	free(s);
 }
@@ -205,7 +210,6 @@ static int entry_syspath(int classfd, const char *classdir, const struct dirent6
 {
 	char target[PATH_MAX], rel[PATH_MAX];
 	unsigned char type = de->d_type;
-	int r;
 
 	*path = NULL;
 	if (type == DT_UNKNOWN) {
@@ -227,10 +231,8 @@ static int entry_syspath(int classfd, const char *classdir, const struct dirent6
 	} else {
 		return 0;
 	}
-	r = asprintf(path, "/sys/%s", rel);
-	if (r < 0)
-		*path = NULL;
-	return r < 0 ? -ENOMEM : 0;
+	*path = str_concat_dup("/sys/", rel, (const char *)NULL);
+	return *path ? 0 : -ENOMEM;
 }
 
 static int path_cmp(const void *a, const void *b)
@@ -323,14 +325,14 @@ static int direct_dev_open(struct fb_sysfs *base, const char *syspath,
 	/* A device's own directory is no link; "class/graphics/fb0" is. */
 	if (strncmp(rel, "devices/", 8) != 0 &&
 	    link_at(s->sysfd, rel, target, sizeof(target)) >= 0) {
-		snprintf(dir, sizeof(dir), "%s", rel);
+		str_copy(dir, sizeof(dir), rel);
 		cut_last(dir);
 		if (resolve(dir, target, rel, sizeof(rel)) < 0)
 			return -ENODEV;
 	}
 	if (!of_class(s, rel))
 		return -ENODEV;
-	snprintf(d->syspath, sizeof(d->syspath), "/sys/%s", rel);
+	str_concat(d->syspath, sizeof(d->syspath), "/sys/", rel, (const char *)NULL);
 	d->rel = d->syspath + 5;
 	d->base.syspath = d->syspath;
 	d->base.sysname = last_component(d->syspath);
@@ -405,27 +407,50 @@ static int direct_dev_attr_names(_unused_ struct fb_sysfs_dev *d, char ***names,
 	return -EOPNOTSUPP;
 }
 
-/* FNV-1a: 32 fbs have about 70 ancestors, each looked up twice per fb;
- * a strcmp with each was a tenth of coldplug's instructions. */
-static uint32_t rel_hash(const char *rel)
+static void index_put(uint32_t *index, size_t size, uint32_t hash, size_t i)
 {
-	uint32_t h = 2166136261u;
+	size_t j = hash & (size - 1);
 
-	for (; *rel; rel++)
-		h = (h ^ (unsigned char)*rel) * 16777619u;
-	return h;
+	while (index[j])
+		j = (j + 1) & (size - 1);
+	index[j] = (uint32_t)i + 1;
 }
 
-/* The ancestor at rel, read once per scan.  NULL on ENOMEM. */
+/* Put known[i] in the index, growing it first when it would be over
+ * half full.  0 or -ENOMEM. */
+static int index_add(struct direct *s, size_t i)
+{
+	if (2 * (i + 1) > s->index_size) {
+		size_t size = s->index_size ? 2 * s->index_size : 64;
+		uint32_t *v = calloc(size, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (size_t k = 0; k < i; k++)
+			index_put(v, size, s->known[k].hash, k);
+		free(s->index);
+		s->index = v;
+		s->index_size = size;
+	}
+	index_put(s->index, s->index_size, s->known[i].hash, i);
+	return 0;
+}
+
+/* The ancestor at rel, read once per scan.  NULL on ENOMEM.  32 fbs have
+ * about 100 ancestors, each looked up twice per fb: a pass over all of
+ * them for each was 6% of coldplug's instructions (callgrind). */
 static const struct ancestor *ancestor_get(struct direct *s, const char *rel)
 {
-	uint32_t hash = rel_hash(rel);
+	uint32_t hash = str_hash(rel);
 	char path[PATH_MAX];
 	struct ancestor *a;
 
-	for (size_t i = 0; i < s->n_known; i++)
-		if (s->known[i].hash == hash && strcmp(s->known[i].rel, rel) == 0)
-			return &s->known[i];
+	for (size_t j = hash & (s->index_size - 1); s->index_size && s->index[j];
+	     j = (j + 1) & (s->index_size - 1)) {
+		a = &s->known[s->index[j] - 1];
+		if (a->hash == hash && strcmp(a->rel, rel) == 0)
+			return a;
+	}
 	if (s->n_known == s->cap_known) {
 		size_t cap = s->cap_known ? 2 * s->cap_known : 16;
 		struct ancestor *v = realloc(s->known, cap * sizeof(*v));
@@ -443,10 +468,12 @@ static const struct ancestor *ancestor_get(struct direct *s, const char *rel)
 	a->hash = hash;
 	a->device = join(path, sizeof(path), rel, "uevent") == 0 &&
 		    faccessat(s->sysfd, path, F_OK, 0) == 0;
-	if (a->device && (link_name(s->sysfd, rel, "subsystem", &a->subsystem) < 0 ||
-			  link_name(s->sysfd, rel, "driver", &a->driver) < 0)) {
+	if ((a->device && (link_name(s->sysfd, rel, "subsystem", &a->subsystem) < 0 ||
+			   link_name(s->sysfd, rel, "driver", &a->driver) < 0)) ||
+	    index_add(s, s->n_known) < 0) {
 		free(a->rel);
 		free(a->subsystem);
+		free(a->driver);
 		return NULL;
 	}
 	s->n_known++;
@@ -473,10 +500,9 @@ static void first_ancestor(struct direct *s, char *rel, size_t size)
 static int parent_copy(const struct ancestor *a, struct fb_parent *p)
 {
 	memset(p, 0, sizeof(*p));
-	if (asprintf(&p->syspath, "/sys/%s", a->rel) < 0) {
-		p->syspath = NULL;
+	p->syspath = str_concat_dup("/sys/", a->rel, (const char *)NULL);
+	if (!p->syspath)
 		return -ENOMEM;
-	}
 	p->sysname = strdup(last_component(a->rel));
 	p->subsystem = strdup_or_null(a->subsystem);
 	p->driver = strdup_or_null(a->driver);
