@@ -90,12 +90,21 @@ static const char *nearest_driver(const struct fb_device *dev)
 	return NULL;
 }
 
-static struct node_link *find_link(const struct node_plan *plan, const char *path)
+/* Every link added is looked up among those planned: 32 fbs give 66 that
+ * share long prefixes ("fb/by-path/platform-"), where each strcmp() runs
+ * far before it differs.  A hash first. */
+static struct node_link *find_link_hashed(const struct node_plan *plan, const char *path,
+					  uint32_t hash)
 {
 	for (size_t i = 0; i < plan->n_links; i++)
-		if (strcmp(plan->links[i].path, path) == 0)
+		if (plan->links[i].hash == hash && strcmp(plan->links[i].path, path) == 0)
 			return &plan->links[i];
 	return NULL;
+}
+
+static struct node_link *find_link(const struct node_plan *plan, const char *path)
+{
+	return find_link_hashed(plan, path, str_hash(path));
 }
 
 const struct node_link *nodes_plan_find_link(const struct node_plan *plan,
@@ -109,7 +118,8 @@ const struct node_link *nodes_plan_find_link(const struct node_plan *plan,
 static int plan_add_link(struct node_plan *plan, const char *path, const char *node,
 			 unsigned minor)
 {
-	struct node_link *l = find_link(plan, path);
+	uint32_t hash = str_hash(path);
+	struct node_link *l = find_link_hashed(plan, path, hash);
 	unsigned depth = 0;
 	size_t n = 0;
 
@@ -118,17 +128,20 @@ static int plan_add_link(struct node_plan *plan, const char *path, const char *n
 		    path + 11, l->minor <= minor ? l->node : node, path);
 	if (l && l->minor <= minor)
 		return 0;
-	if (!l) {
-		struct node_link *v =
-			realloc(plan->links, (plan->n_links + 1) * sizeof(*v));
+	if (!l && plan->n_links == plan->cap_links) {
+		size_t cap = plan->cap_links ? 2 * plan->cap_links : 16;
+		struct node_link *v = realloc(plan->links, cap * sizeof(*v));
 
 		if (!v)
 			return -ENOMEM;
 		plan->links = v;
-		l = &plan->links[plan->n_links++];
+		plan->cap_links = cap;
 	}
+	if (!l)
+		l = &plan->links[plan->n_links++];
 	memset(l, 0, sizeof(*l));
 	str_copy(l->path, sizeof(l->path), path);
+	l->hash = hash;
 	str_copy(l->node, sizeof(l->node), node);
 	l->minor = minor;
 	for (const char *p = path; *p; p++)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "fbclass.h"
@@ -44,13 +45,14 @@ struct node_link {
 	char target[NODE_PATH_MAX]; /* "../../fb0" */
 	char node[NODE_NAME_MAX]; /* the node it points to: "fb0" */
 	unsigned minor; /* of that node; lowest wins a collision */
+	uint32_t hash; /* str_hash(path): looked up for every link added */
 };
 
 struct node_plan {
 	struct node_entry *nodes;
 	size_t n_nodes;
 	struct node_link *links;
-	size_t n_links;
+	size_t n_links, cap_links;
 	/* Node names of ignored devices: neither created nor pruned. */
 	char (*kept)[NODE_NAME_MAX];
 	size_t n_kept;
