@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 
 #include <errno.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -18,6 +19,21 @@ void log_set_syslog(bool on)
 	log_to_syslog = on;
 }
 
+void log_locale_init(void)
+{
+	static bool done;
+	int saved = errno; /* the macros call this before "-errno" is read */
+
+	if (done)
+		return;
+	done = true;
+	/* Numbers stay "1.5" for scripts and JSON, and the other
+	 * categories, which nothing here uses, are not loaded at all. */
+	setlocale(LC_CTYPE, "");
+	setlocale(LC_MESSAGES, "");
+	errno = saved;
+}
+
 /* errno as the caller had it, for %m; stdio and syslog may change it.
  * Messages carry text from outside (sysfs, uevents, /proc, rules files,
  * file names): escaped here, where every message is printed. */
@@ -27,6 +43,7 @@ static void log_va(int prio, int errnum, const char *fmt, va_list ap)
 
 	if (prio > log_max_priority)
 		return;
+	log_locale_init(); /* log_msg() called without the macros */
 	errno = errnum;
 	if (vasprintf(&raw, fmt, ap) < 0)
 		raw = NULL;

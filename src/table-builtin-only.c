@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* The table seam in the static build: the built-in printer, always.  See
  * table.h. */
+#include "log.h"
 #include "table-builtin.h"
 
 const char fb_table_backend_name[] = "built-in";
@@ -9,6 +10,7 @@ struct fb_table;
 
 int fb_table_new(struct fb_table **ret, enum fb_table_mode mode, bool noheadings)
 {
+	log_locale_init(); /* widths are the locale's: coldplug defers it */
 	return fb_builtin_table_new((struct fb_builtin_table **)ret, mode, noheadings);
 }
 

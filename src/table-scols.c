@@ -68,6 +68,7 @@ int fb_table_new(struct fb_table **ret, enum fb_table_mode mode, bool noheadings
 	int r;
 
 	*ret = NULL;
+	log_locale_init(); /* widths are the locale's: coldplug defers it */
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;

@@ -3,6 +3,7 @@
  * the strict number parsers every number goes through, log_errno and
  * str_concat, str_concat_dup and str_hash. */
 #include <errno.h>
+#include <locale.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -182,6 +183,40 @@ static void test_decimal(void)
 
 /* log_errno returns its argument, names its cause through %m, and leaves
  * errno as it found it. */
+static const char *ctype_now(void)
+{
+	static char name[64];
+
+	str_copy(name, sizeof(name), setlocale(LC_CTYPE, NULL));
+	return name;
+}
+
+/* The locale waits for the first message printed, and comes before its
+ * arguments are evaluated (log.h).  First of all tests: nothing may have
+ * loaded it. */
+static void test_locale_deferred(void)
+{
+	char buf[256] = "";
+	FILE *saved = stderr, *mem = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	ASSERT_TRUE(mem != NULL);
+	if (!mem)
+		return;
+	setenv("LC_ALL", "C.UTF-8", 1);
+	ASSERT_STR_EQ(ctype_now(), "C");
+	log_max_priority = LOG_ERR;
+	INF("filtered out: %s", ctype_now());
+	ASSERT_STR_EQ(ctype_now(), "C");
+	log_max_priority = LOG_INFO;
+	stderr = mem;
+	/* loading it looks for files that are not there: errno stays */
+	errno = EROFS;
+	log_errno(-errno, "printed in %s: %m", ctype_now());
+	fclose(mem);
+	stderr = saved;
+	ASSERT_STR_EQ(buf, "fbclassctl: printed in C.UTF-8: Read-only file system\n");
+}
+
 static void test_log_errno(void)
 {
 	char buf[256] = "";
@@ -247,6 +282,7 @@ static void test_hash(void)
 
 int main(void)
 {
+	test_locale_deferred();
 	test_concat();
 	test_concat_dup();
 	test_hash();
