@@ -442,7 +442,7 @@ int nodemgr_coldplug(const struct nodemgr_opts *o, const struct fb_rules *rules,
 {
 	struct nodemgr_run run = NODEMGR_RUN_INIT;
 	bool *created = NULL, failed = false;
-	int ret, r;
+	int ret;
 
 	if (keep)
 		nodemgr_cache_clear(keep);
@@ -460,10 +460,7 @@ int nodemgr_coldplug(const struct nodemgr_opts *o, const struct fb_rules *rules,
 	else
 		handoff_check_links(run.dfd, o->devdir, &run.list, &run.plan);
 	/* Every entry is tried; the first error is the result. */
-	ret = node_apply(run.dfd, o->devdir, &run.plan, node_flags(o));
-	r = node_prune(run.dfd, o->devdir, &run.plan, node_flags(o));
-	if (r < 0 && ret == 0)
-		ret = r;
+	ret = node_sync(run.dfd, o->devdir, &run.plan, node_flags(o));
 	run_setup(o, &run, NULL);
 	/* The nodes stay, validated or not. */
 	if (created)

@@ -442,10 +442,8 @@ static int ensure_link(struct apply_ctx *c, const struct node_link *l)
 	return make_link(c, pfd, base, l, shown, true);
 }
 
-static int apply_filtered(int dirfd, const char *shown, const struct node_plan *plan,
-			  const char *only, unsigned flags)
+static int apply_in(struct apply_ctx *c, const struct node_plan *plan, const char *only)
 {
-	struct apply_ctx c = { .dirfd = dirfd, .shown = shown, .flags = flags };
 	bool *failed = calloc(plan->n_nodes ? plan->n_nodes : 1, sizeof(*failed));
 	int ret = 0, r;
 
@@ -454,7 +452,7 @@ static int apply_filtered(int dirfd, const char *shown, const struct node_plan *
 	for (size_t i = 0; i < plan->n_nodes; i++) {
 		if (only && strcmp(plan->nodes[i].name, only) != 0)
 			continue;
-		r = ensure_node(&c, &plan->nodes[i]);
+		r = ensure_node(c, &plan->nodes[i]);
 		failed[i] = r < 0;
 		if (r < 0 && ret == 0)
 			ret = r;
@@ -470,19 +468,22 @@ static int apply_filtered(int dirfd, const char *shown, const struct node_plan *
 			       strcmp(plan->nodes[j].name, plan->links[i].node) == 0;
 		if (skip)
 			continue;
-		r = ensure_link(&c, &plan->links[i]);
+		r = ensure_link(c, &plan->links[i]);
 		if (r < 0 && ret == 0)
 			ret = r;
 	}
-	ctx_release(&c);
 	free(failed);
 	return ret;
 }
 
-int node_apply(int dirfd, const char *devdir_shown, const struct node_plan *plan,
-	       unsigned flags)
+static int apply_filtered(int dirfd, const char *shown, const struct node_plan *plan,
+			  const char *only, unsigned flags)
 {
-	return apply_filtered(dirfd, devdir_shown, plan, NULL, flags);
+	struct apply_ctx c = { .dirfd = dirfd, .shown = shown, .flags = flags };
+	int r = apply_in(&c, plan, only);
+
+	ctx_release(&c);
+	return r;
 }
 
 int node_apply_one(int dirfd, const char *devdir_shown, const struct node_plan *plan,
@@ -558,6 +559,11 @@ static int prune_links_in(struct apply_ctx *c, const char *dir,
 	DIR *d;
 	int pfd, dfd, ret = 0;
 
+	/* Made by the apply before, in this context: it holds only what
+	 * the plan wants. */
+	for (size_t i = 0; i < c->n_dirs; i++)
+		if (c->dirs[i].made && strcmp(c->dirs[i].rel, dir) == 0)
+			return 0;
 	snprintf(rel, sizeof(rel), "%s/x", dir);
 	pfd = open_parent(c, rel, false, &base, NULL);
 	if (pfd == -ENOENT)
@@ -641,17 +647,16 @@ static int prune_stale(struct apply_ctx *c, const struct node_plan *plan, const 
 	return ret;
 }
 
-int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan,
-	       unsigned flags)
+static int prune_in(struct apply_ctx *c, const struct node_plan *plan)
 {
-	struct apply_ctx c = { .dirfd = dirfd, .shown = devdir_shown, .flags = flags };
+	int dirfd = c->dirfd;
 	struct dirent *de;
 	int fd, ret = 0, r;
 	DIR *d;
 
 	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return log_errno(-errno, "%s: cannot open directory: %m", devdir_shown);
+		return log_errno(-errno, "%s: cannot open directory: %m", c->shown);
 	d = fdopendir(fd);
 	if (!d) {
 		int r_open = -errno;
@@ -673,21 +678,41 @@ int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan
 		/* Only nodes of the graphics major: never a file named fb9. */
 		if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != FB_GRAPHICS_MAJOR)
 			continue;
-		r = remove_entry(&c, dirfd, de->d_name, de->d_name);
+		r = remove_entry(c, dirfd, de->d_name, de->d_name);
 		if (r < 0 && ret == 0)
 			ret = r;
 	}
 	closedir(d);
 	for (size_t i = 0; i < ARRAY_SIZE(generated_dirs); i++) {
-		r = prune_links_in(&c, generated_dirs[i], plan, NULL);
+		r = prune_links_in(c, generated_dirs[i], plan, NULL);
 		if (r < 0 && ret == 0)
 			ret = r;
 	}
-	r = prune_stale(&c, plan, NULL);
+	r = prune_stale(c, plan, NULL);
 	if (r < 0 && ret == 0)
 		ret = r;
-	ctx_release(&c);
 	return ret;
+}
+
+int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan,
+	       unsigned flags)
+{
+	struct apply_ctx c = { .dirfd = dirfd, .shown = devdir_shown, .flags = flags };
+	int r = prune_in(&c, plan);
+
+	ctx_release(&c);
+	return r;
+}
+
+int node_sync(int dirfd, const char *devdir_shown, const struct node_plan *plan,
+	      unsigned flags)
+{
+	struct apply_ctx c = { .dirfd = dirfd, .shown = devdir_shown, .flags = flags };
+	int ret = apply_in(&c, plan, NULL);
+	int r = prune_in(&c, plan);
+
+	ctx_release(&c);
+	return ret < 0 ? ret : r;
 }
 
 int node_remove(int dirfd, const char *devdir_shown, const char *name, dev_t devnum,

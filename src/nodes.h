@@ -6,7 +6,7 @@
  *
  * src/nodes-plan.h: nodes_plan() is pure, devices + rules in, wanted nodes
  * and links out; with the name checks it relies on.
- * src/nodes.c: node_apply(), node_prune() and node_remove() make a
+ * src/nodes.c: node_sync(), node_prune() and node_remove() make a
  * directory (--dev DIR) match a plan, relative to one directory fd, never
  * following a symlink found there.
  */
@@ -24,12 +24,16 @@ enum {
 
 /*
  * Make devdir (shown as devdir_shown in messages) hold plan's nodes and
- * links.  Every entry is tried; returns 0 or the first -errno, each failure
- * already reported.  A directory at a wanted name is an error, left alone.
+ * links, then prune it as node_prune() does.  Every entry is tried;
+ * returns 0 or the first -errno, each failure already reported.  A
+ * directory at a wanted name is an error, left alone.  The link
+ * directories made on the way hold only what was put there, and are not
+ * read again to be pruned.
  */
-int node_apply(int dirfd, const char *devdir_shown, const struct node_plan *plan,
-	       unsigned flags);
-/* Only the entries of one node (by name) and the links pointing to it. */
+int node_sync(int dirfd, const char *devdir_shown, const struct node_plan *plan,
+	      unsigned flags);
+/* Only the entries of one node (by name) and the links pointing to it;
+ * nothing pruned. */
 int node_apply_one(int dirfd, const char *devdir_shown, const struct node_plan *plan,
 		   const char *node, unsigned flags);
 /*
