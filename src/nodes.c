@@ -15,7 +15,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -29,6 +31,11 @@ static const char *const generated_dirs[] = { "fb/by-path", "fb/by-name",
 					      "fb/by-connector" };
 
 /* ---- apply ---- */
+
+struct listed_entry {
+	char *name;
+	uint32_t hash;
+};
 
 struct apply_ctx {
 	int dirfd;
@@ -45,6 +52,11 @@ struct apply_ctx {
 		bool made; /* by this apply: it holds only what the apply put */
 	} dirs[8];
 	size_t n_dirs;
+	/* node_sync(): the dev dir's entries that an apply or a prune looks
+	 * at (fbN, temporary ones, planned names), read once before both. */
+	struct listed_entry *listed;
+	size_t n_listed;
+	bool have_listing;
 };
 
 static void ctx_release(struct apply_ctx *c)
@@ -52,6 +64,23 @@ static void ctx_release(struct apply_ctx *c)
 	for (size_t i = 0; i < c->n_dirs; i++)
 		close(c->dirs[i].fd);
 	c->n_dirs = 0;
+	for (size_t i = 0; i < c->n_listed; i++)
+		free(c->listed[i].name);
+	free(c->listed);
+	c->listed = NULL;
+	c->n_listed = 0;
+	c->have_listing = false;
+}
+
+/* Was name in the dev dir when it was listed? */
+static bool was_listed(const struct apply_ctx *c, const char *name)
+{
+	uint32_t hash = str_hash(name);
+
+	for (size_t i = 0; i < c->n_listed; i++)
+		if (c->listed[i].hash == hash && strcmp(c->listed[i].name, name) == 0)
+			return true;
+	return false;
 }
 
 static bool dry(const struct apply_ctx *c)
@@ -110,7 +139,13 @@ static bool tmp_is_stale(const char *name)
 	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
-static int create_node(struct apply_ctx *c, const struct node_entry *e, bool replace)
+/* How a node is put in place: where nothing was seen, over what was
+ * seen, or where nothing was when the dev dir was listed, which must
+ * still be so (else -EAGAIN, and it is looked at as any entry found). */
+enum create_how { CREATE_NEW, CREATE_REPLACE, CREATE_IF_ABSENT };
+
+static int create_node(struct apply_ctx *c, const struct node_entry *e,
+		       enum create_how how)
 {
 	char shown[PATH_MAX];
 	char tmp[NODE_NAME_MAX + 32];
@@ -118,7 +153,7 @@ static int create_node(struct apply_ctx *c, const struct node_entry *e, bool rep
 
 	shown_path(c, e->name, shown, sizeof(shown));
 	if (dry(c)) {
-		if (replace)
+		if (how == CREATE_REPLACE)
 			print_line_escaped("rm %s", shown);
 		print_line_escaped("mknod %s c %u %u", shown, major(e->devnum),
 				   minor(e->devnum));
@@ -140,7 +175,17 @@ static int create_node(struct apply_ctx *c, const struct node_entry *e, bool rep
 			      (unsigned)e->own.mode);
 		goto fail;
 	}
-	if (renameat(c->dirfd, tmp, c->dirfd, e->name) < 0) {
+	if (how == CREATE_IF_ABSENT &&
+	    renameat2(c->dirfd, tmp, c->dirfd, e->name, RENAME_NOREPLACE) < 0) {
+		r = -errno;
+		unlinkat(c->dirfd, tmp, 0);
+		if (r == -EINVAL) /* a file system without it: look each time */
+			c->have_listing = false;
+		if (r == -EEXIST || r == -EINVAL)
+			return -EAGAIN;
+		return log_errno(r, "%s: cannot move new node into place: %m", shown);
+	}
+	if (how != CREATE_IF_ABSENT && renameat(c->dirfd, tmp, c->dirfd, e->name) < 0) {
 		r = log_errno(-errno, "%s: cannot move new node into place: %m", shown);
 		goto fail;
 	}
@@ -193,7 +238,7 @@ static int fix_node(struct apply_ctx *c, const struct node_entry *e, const struc
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	if (chmod(proc, e->own.mode) < 0) {
 		if (errno == ENOENT) /* no /proc: make a fresh node instead */
-			return create_node(c, e, true);
+			return create_node(c, e, CREATE_REPLACE);
 		return log_errno(-errno, "%s: cannot set mode %04o: %m", shown,
 				 (unsigned)e->own.mode);
 	}
@@ -208,10 +253,18 @@ static int ensure_node(struct apply_ctx *c, const struct node_entry *e)
 	struct stat st;
 
 	shown_path(c, e->name, shown, sizeof(shown));
+	/* 32 fstatat() that said ENOENT were a few per cent of a coldplug
+	 * on a fresh /dev (bench/coldplug-vs-mdev.sh) */
+	if (c->have_listing && !was_listed(c, e->name)) {
+		int r = create_node(c, e, CREATE_IF_ABSENT);
+
+		if (r != -EAGAIN)
+			return r;
+	}
 	if (fstatat(c->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno != ENOENT)
 			return log_errno(-errno, "%s: cannot look at node: %m", shown);
-		return create_node(c, e, false);
+		return create_node(c, e, CREATE_NEW);
 	}
 	if (S_ISDIR(st.st_mode)) {
 		ERR("%s: is a directory, not the character device %u:%u; left alone",
@@ -222,7 +275,7 @@ static int ensure_node(struct apply_ctx *c, const struct node_entry *e)
 		return fix_node(c, e, &st);
 	WRN("%s: replacing %s with the character device %u:%u", shown,
 	    kind_name(st.st_mode), major(e->devnum), minor(e->devnum));
-	return create_node(c, e, true);
+	return create_node(c, e, CREATE_REPLACE);
 }
 
 static bool dry_dir_announced(struct apply_ctx *c, const char *rel)
@@ -647,14 +700,41 @@ static int prune_stale(struct apply_ctx *c, const struct node_plan *plan, const 
 	return ret;
 }
 
-static int prune_in(struct apply_ctx *c, const struct node_plan *plan)
+/* One entry of the dev dir: a stale temporary one, or an fbN node of the
+ * graphics major that the plan does not want, goes. */
+static int prune_entry(struct apply_ctx *c, const struct node_plan *plan, const char *name)
 {
-	int dirfd = c->dirfd;
+	bool tmp = tmp_is_stale(name);
+	struct stat st;
+
+	if (!tmp && strncmp(name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) == 0)
+		return 0;
+	if (!tmp && (!is_fb_name(name) || plan_has_node(plan, name)))
+		return 0;
+	if (fstatat(c->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0;
+	/* Only nodes of the graphics major: never a file named fb9. */
+	if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != FB_GRAPHICS_MAJOR)
+		return 0;
+	return remove_entry(c, c->dirfd, name, name);
+}
+
+/* The dev dir's entries, read now or as node_sync() listed them. */
+static int prune_devdir(struct apply_ctx *c, const struct node_plan *plan)
+{
 	struct dirent *de;
 	int fd, ret = 0, r;
 	DIR *d;
 
-	fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (c->have_listing) {
+		for (size_t i = 0; i < c->n_listed; i++) {
+			r = prune_entry(c, plan, c->listed[i].name);
+			if (r < 0 && ret == 0)
+				ret = r;
+		}
+		return ret;
+	}
+	fd = openat(c->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return log_errno(-errno, "%s: cannot open directory: %m", c->shown);
 	d = fdopendir(fd);
@@ -665,24 +745,18 @@ static int prune_in(struct apply_ctx *c, const struct node_plan *plan)
 		return r_open;
 	}
 	while ((de = readdir(d))) {
-		bool tmp = tmp_is_stale(de->d_name);
-		struct stat st;
-
-		if (!tmp &&
-		    strncmp(de->d_name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) == 0)
-			continue;
-		if (!tmp && (!is_fb_name(de->d_name) || plan_has_node(plan, de->d_name)))
-			continue;
-		if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		/* Only nodes of the graphics major: never a file named fb9. */
-		if (!S_ISCHR(st.st_mode) || major(st.st_rdev) != FB_GRAPHICS_MAJOR)
-			continue;
-		r = remove_entry(c, dirfd, de->d_name, de->d_name);
+		r = prune_entry(c, plan, de->d_name);
 		if (r < 0 && ret == 0)
 			ret = r;
 	}
 	closedir(d);
+	return ret;
+}
+
+static int prune_in(struct apply_ctx *c, const struct node_plan *plan)
+{
+	int ret = prune_devdir(c, plan), r;
+
 	for (size_t i = 0; i < ARRAY_SIZE(generated_dirs); i++) {
 		r = prune_links_in(c, generated_dirs[i], plan, NULL);
 		if (r < 0 && ret == 0)
@@ -704,11 +778,58 @@ int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan
 	return r;
 }
 
+/* node_sync(): the dev dir's entries that its apply and prune look at,
+ * read once for both.  Without it (an error, ENOMEM) each one is looked
+ * at on its own, as node_apply_one() and node_prune() do. */
+static void list_devdir(struct apply_ctx *c, const struct node_plan *plan)
+{
+	size_t cap = 0;
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	fd = openat(c->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	errno = 0;
+	while ((de = readdir(d))) {
+		struct listed_entry *v;
+
+		if (!is_fb_name(de->d_name) && !plan_has_node(plan, de->d_name) &&
+		    strncmp(de->d_name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) != 0)
+			continue;
+		if (c->n_listed == cap) {
+			cap = cap ? 2 * cap : 64;
+			v = realloc(c->listed, cap * sizeof(*v));
+			if (!v)
+				break;
+			c->listed = v;
+		}
+		v = &c->listed[c->n_listed];
+		v->name = strdup(de->d_name);
+		if (!v->name)
+			break;
+		v->hash = str_hash(v->name);
+		c->n_listed++;
+		errno = 0;
+	}
+	c->have_listing = !de && errno == 0;
+	closedir(d);
+}
+
 int node_sync(int dirfd, const char *devdir_shown, const struct node_plan *plan,
 	      unsigned flags)
 {
 	struct apply_ctx c = { .dirfd = dirfd, .shown = devdir_shown, .flags = flags };
-	int ret = apply_in(&c, plan, NULL);
+	int ret;
+
+	list_devdir(&c, plan);
+	ret = apply_in(&c, plan, NULL);
 	int r = prune_in(&c, plan);
 
 	ctx_release(&c);

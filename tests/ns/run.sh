@@ -180,6 +180,41 @@ for f in "$dev"/fb[0-9]*; do
 		"character special file root:video 660"
 done
 
+# ---- a node made by someone else after coldplug listed the dev dir ----
+# A preloaded renameat2() (tests/ns/rename-race.c) puts a file at the
+# name, or fails as a file system without RENAME_NOREPLACE does.
+if ! command -v "${CC:-cc}" >/dev/null; then
+	skip_part "a node made after the listing" "no C compiler (${CC:-cc}) for the preload"
+elif ! ${CC:-cc} -std=gnu11 -O2 -fPIC -shared -o "$work/rename-race.so" \
+	"$top_srcdir/tests/ns/rename-race.c" -ldl 2>"$work/cc.err"; then
+	not_ok "a node made after the listing: the preload builds"
+	sed 's/^/#   /' "$work/cc.err"
+else
+	race() { # MODE ARGS...: coldplug with the racer
+		local mode=$1
+		shift
+		# shellcheck disable=SC2016 # umockdev's LD_PRELOAD, in there
+		FBNS_RACE=$mode "$UMOCKDEV_RUN" -d "$fixture" -- sh -c \
+			'LD_PRELOAD="$LD_PRELOAD:$0" exec "$@"' "$work/rename-race.so" \
+			"$FBCLASSCTL" "$@"
+	}
+	fresh
+	race file coldplug --dev "$dev" 2>"$work/err"
+	expect_eq "race: coldplug exits 0" "$?" 0
+	expect_grep "race: the entry made meanwhile is looked at, not overwritten unseen" \
+		"$dev/fb0: replacing a regular file with the character device 29:0" "$work/err"
+	expect_eq "race: fb0 is the node" "$(node fb0)" "character special file 1d:0 root:video 660"
+	fresh
+	race einval coldplug --dev "$dev" 2>"$work/err"
+	expect_eq "no RENAME_NOREPLACE: coldplug exits 0" "$?" 0
+	expect_eq "no RENAME_NOREPLACE: nothing said" "$(cat "$work/err")" ""
+	for f in fb0 fb1 fb2; do
+		expect_eq "no RENAME_NOREPLACE: $f is the node" "$(node $f | cut -d' ' -f1-3,5-)" \
+			"character special file root:video 660"
+	done
+	expect_eq "race: no temporary entry left" "$(find "$dev" -name '.fbclassctl-*')" ""
+fi
+
 # ---- rules ----
 fresh
 cat >"$work/good.conf" <<'EOF'
