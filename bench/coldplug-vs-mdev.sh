@@ -14,13 +14,19 @@
 # (LD_PRELOAD + UMOCKDEV_DIR), which adds its path-rewriting cost to
 # fbclassctl's time, not to mdev's.
 #
+# Debian's busybox-static is the reference, as the goal line says.  Its
+# busybox package is linked as fbclassctl's default build is, against
+# libc: that mdev -s runs too (BUSYBOX_DYNAMIC, or unpacked from
+# `apt-get download busybox` into a cache, never installed; skipped with
+# the reason when neither works), so the loader's share shows beside it.
+#
 # Last, what the dynamic loader costs: a program that does nothing, built
 # static, dynamic with libc alone, and with each library fbclassctl names
 # in DT_NEEDED added in turn (needs cc; skipped with the reason without).
 #
 # Environment: FBCLASSCTL (binary), N (framebuffers), ROUNDS (default 30),
 # PRELOAD (default no), BUSYBOX (default: busybox, which must have mdev),
-# CC (default cc).
+# BUSYBOX_DYNAMIC (default: Debian's busybox, cached), CC (default cc).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 : "${top_srcdir:=$(cd "$here/.." && pwd)}"
@@ -37,9 +43,40 @@ if [ -z "$BUSYBOX" ] || ! "$BUSYBOX" mdev --help >/dev/null 2>&1; then
 fi
 command -v umockdev-run >/dev/null || die "umockdev-run is missing (Debian package umockdev)"
 
+# busybox_dynamic: Debian's dynamically linked busybox, on stdout; or a
+# reason on stderr and status 1
+busybox_dynamic() {
+	local cache=${XDG_CACHE_HOME:-$HOME/.cache}/fbclassctl-bench/busybox deb
+	if [ -n "${BUSYBOX_DYNAMIC:-}" ]; then
+		echo "$BUSYBOX_DYNAMIC"
+		return 0
+	fi
+	if [ ! -x "$cache/bin/busybox" ]; then
+		mkdir -p "$cache/deb" "$cache/bin" || return 1
+		if ! (cd "$cache/deb" && apt-get download busybox >/dev/null 2>&1); then
+			echo "apt-get download busybox failed" >&2
+			return 1
+		fi
+		for deb in "$cache"/deb/busybox_*.deb; do :; done
+		if ! dpkg-deb -x "$deb" "$cache/unpacked" ||
+			! cp "$cache/unpacked/bin/busybox" "$cache/bin/busybox"; then
+			echo "cannot unpack $deb" >&2
+			return 1
+		fi
+	fi
+	if ! "$cache/bin/busybox" mdev --help >/dev/null 2>&1; then
+		echo "$cache/bin/busybox has no mdev" >&2
+		return 1
+	fi
+	echo "$cache/bin/busybox"
+}
+
 if [ -z "${FBBENCH_INNER:-}" ]; then
 	work=$(mktemp -d /tmp/fbclassctl-bench.XXXXXX)
 	trap 'rm -rf "$work"' EXIT
+	BUSYBOX_DYNAMIC=$(busybox_dynamic 2>"$work/bbdyn.why") || BUSYBOX_DYNAMIC=
+	bbdyn_why=$(cat "$work/bbdyn.why")
+	export BUSYBOX_DYNAMIC bbdyn_why
 	# umockdev builds a real directory tree from the description; copy it
 	# out and use it as /sys for both tools.
 	sh "$top_srcdir/tests/ns/mkfixture.sh" "$N" >"$work/tree.umockdev"
@@ -89,7 +126,9 @@ run_one() {
 	case $1 in
 	fbclassctl) fbc ;;
 	mdev) "$BUSYBOX" mdev -s ;;
-	startup) preload "$FBCLASSCTL" --version >/dev/null ;;
+	mdev-dynamic) "$BUSYBOX_DYNAMIC" mdev -s ;;
+	# coldplug loads no locale until it prints (log.h); --version does
+	startup) LC_ALL=C preload "$FBCLASSCTL" --version >/dev/null ;;
 	hello-*) "$work/$1" ;;
 	scan) preload "$FBCLASSCTL" -q coldplug --dev "$work/dev" --dry-run >/dev/null ;;
 	esac
@@ -116,6 +155,13 @@ n_mdev=$(count_in /dev 'fb[0-9]*')
 [ "$n_mdev" = "$N" ] || die "mdev -s made $n_mdev nodes, not $N"
 
 what="fbclassctl mdev startup scan"
+if [ -n "$BUSYBOX_DYNAMIC" ]; then
+	fresh_dev
+	"$BUSYBOX_DYNAMIC" mdev -s
+	n_mdev=$(count_in /dev 'fb[0-9]*')
+	[ "$n_mdev" = "$N" ] || die "$BUSYBOX_DYNAMIC mdev -s made $n_mdev nodes, not $N"
+	what="$what mdev-dynamic"
+fi
 for w in $what; do : >"$work/$w.t"; done
 for _ in $(seq "$ROUNDS"); do
 	for w in $what; do run_one "$w" >>"$work/$w.t"; done
@@ -138,6 +184,14 @@ echo "coldplug of $N fbs (a generated sysfs tree), fresh tmpfs /dev, $ROUNDS run
 printf '  %-26s %-26s (%d nodes, no links)\n' "busybox mdev -s" "$(ms_iqr "$m")" "$N"
 printf '  %-26s %-26s ratio %s%s  (%d nodes, %d by-path + %d by-name links)\n' "fbclassctl ($build)" \
 	"$(ms_iqr "$f")" "$r" "${goal:+  $(goal_le "$r" "$goal")}" "$N" "$n_links" "$n_names"
+if [ -n "$BUSYBOX_DYNAMIC" ]; then
+	d=$(quartiles <"$work/mdev-dynamic.t")
+	printf '  %-26s %-26s ratio of fbclassctl (%s) to it %s\n' "mdev -s, dynamic" \
+		"$(ms_iqr "$d")" "$build" "$(ratio "${f%% *}" "${d%% *}")"
+	echo "  (mdev -s, dynamic: Debian's busybox package, linked against libc as fbclassctl's default build is)"
+else
+	echo "  mdev -s, dynamic: skipped ($bbdyn_why)"
+fi
 awk -v f="${f%% *}" -v s0="$s0" -v s1="$s1" -v p="${PRELOAD:-no}" 'BEGIN {
 	printf "where fbclassctl spends it, medians (umockdev preload: %s):\n", p
 	printf "  start-up (--version):        %7.2f ms\n", s0 / 1e3
