@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "stop-signals.h"
 #include "commands.h"
 #include "fbclass.h"
+#include "jsonc-backend.h"
 #include "jsonout.h"
 #include "kms.h"
 #include "log.h"

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "console.h"
 #include "fbclass.h"
 #include "fbinfo_ioctl.h"
+#include "jsonc-backend.h"
 #include "jsonout.h"
 #include "log.h"
 #include "strutil.h"

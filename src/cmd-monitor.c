@@ -2,7 +2,6 @@
 /* fbclassctl monitor: graphics uevents as they come, one line each. */
 #include <errno.h>
 #include <getopt.h>
-#include <json-c/json.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "display.h"
 #include "fbclass.h"
 #include "fbinfo_ioctl.h"
+#include "jsonc-backend.h"
 #include "jsonout.h"
 #include "log.h"
 #include "macro.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
-#include <json-c/json.h>
+#include "jsonc-backend.h"
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -10,7 +10,7 @@
  * sysfs half stands and the reason is kept.
  */
 
-#include <json-c/json.h>
+#include "jsonc-backend.h"
 #include <stdbool.h>
 #include <stdio.h>
 
