@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "gz.h"
+#include "jsonc-backend.h"
 #include "kmod.h"
 #include "kms.h"
 #include "log.h"
@@ -146,11 +147,12 @@ int main(int argc, char *argv[])
 			/* Which build this is: the backends chosen by configure. */
 			printf("fbclassctl %s\n", PACKAGE_VERSION);
 			printf("sysfs: %s\nuevents: %s\nkmod: %s\npixman: %s\n"
-			       "png: %s\nzlib: %s\ntable: %s\ndrm: %s\nlink: %s\n",
+			       "png: %s\nzlib: %s\ntable: %s\ndrm: %s\njson: %s\nlink: %s\n",
 			       fb_sysfs_backend_name, fb_monitor_backend_name,
 			       fb_kmod_backend_name, fb_pixman_backend_name,
 			       fb_png_backend_name, fb_gz_backend_name,
-			       fb_table_backend_name, fb_kms_backend_name, FB_LINK);
+			       fb_table_backend_name, fb_kms_backend_name,
+			       fb_jsonc_backend_name, FB_LINK);
 			return FB_EXIT_OK;
 		default:
 			return fb_usage_error(NULL);

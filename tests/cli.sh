@@ -37,6 +37,7 @@ expect 0 "fbclassctl 0.1" "" -- --version
 expect 0 "sysfs: " "" -- --version
 expect 0 "uevents: " "" -- --version
 expect 0 "table: " "" -- --version
+expect 0 "json: " "" -- --version
 expect 2 "" "fbclassctl: missing command" --
 expect 2 "" "Try 'fbclassctl --help'" -- --bogus
 expect 2 "" "fbclassctl: unknown command 'frobnicate'" -- frobnicate

@@ -39,6 +39,7 @@ install() {
 		pixman) without="bench will have no pixman strategy" ;;
 		zlib) without="doctor will not read /proc/config.gz" ;;
 		drm) without="what KMS shows will be \"cannot tell\"" ;;
+		json) without="-J will fail (coldplug needs no json-c)" ;;
 		*) without="what needs it will fail" ;;
 		esac
 		dwarn "fbclassctl: $soname not found; $without"
