@@ -735,6 +735,8 @@ static int bench_main(int argc, char *argv[])
 		bench_help();
 		return FB_EXIT_OK;
 	}
+	if (cli.json && fb_jsonc_open("bench -J") < 0)
+		goto finish;
 	/* A directory that will not take the files is found before anything is drawn. */
 	if (cli.snap_dir) {
 		if (fb_bench_snaps_open(&snaps, cli.snap_dir) < 0)

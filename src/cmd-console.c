@@ -374,6 +374,8 @@ static int do_console(int argc, char *argv[])
 		console_usage();
 		return FB_EXIT_OK;
 	}
+	if (o.json && fb_jsonc_open("console -J") < 0)
+		return FB_EXIT_ERROR;
 	argc -= optind;
 	argv += optind;
 	if (!console_operands(&o, argc, argv, why, sizeof(why))) {

@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "doctor.h"
+#include "jsonc-backend.h"
 #include "jsonout.h"
 #include "log.h"
 #include "macro.h"
@@ -188,6 +189,8 @@ static int do_doctor(int argc, char *argv[])
 		doctor_usage();
 		return FB_EXIT_OK;
 	}
+	if (cli.json && fb_jsonc_open("doctor -J") < 0)
+		return FB_EXIT_ERROR;
 	if (fb_cmd_scan(&fbs, FB_SCAN_NODE, false) < 0)
 		return FB_EXIT_ERROR;
 	r = fb_cmd_scan_drm(&drm, DRM_SCAN_ALL);

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "display.h"
 #include "holders.h"
+#include "jsonc-backend.h"
 #include "jsonout.h"
 #include "log.h"
 #include "nodes.h"
@@ -452,6 +453,8 @@ static int do_holders(int argc, char *argv[])
 		holders_usage();
 		return FB_EXIT_OK;
 	}
+	if (o.json && fb_jsonc_open("holders -J") < 0)
+		return FB_EXIT_ERROR;
 	if (fb_cmd_scan(&list, FB_SCAN_NODE, !o.json && optind == argc) < 0)
 		return FB_EXIT_ERROR;
 	/* cards only when one is named: their scan reads /sys/class/drm */

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "account.h"
 #include "fbcaps.h"
+#include "jsonc-backend.h"
 #include "jsonout.h"
 #include "log.h"
 #include "modeset.h"
@@ -796,6 +797,8 @@ static int do_info(int argc, char *argv[])
 		info_usage();
 		return FB_EXIT_OK;
 	}
+	if (o.json && fb_jsonc_open("info -J") < 0)
+		return FB_EXIT_ERROR;
 	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, !o.json && optind == argc) < 0)
 		return FB_EXIT_ERROR;
 	r = fb_cmd_select(&list, argc - optind, argv + optind, &sel, &nsel);

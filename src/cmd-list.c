@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 
 #include "commands.h"
+#include "jsonc-backend.h"
 #include "jsonout.h"
 #include "kms.h"
 #include "log.h"
@@ -983,6 +984,8 @@ static int do_list(int argc, char *argv[])
 			list_columns(ctl.kind);
 		return FB_EXIT_OK;
 	}
+	if (ctl.json && fb_jsonc_open("list -J") < 0)
+		return FB_EXIT_ERROR;
 	if (ctl.connectors)
 		return list_connectors(&ctl, argc - optind, argv + optind);
 	if (fb_cmd_scan(&list, FB_SCAN_ATTRS, false) < 0)

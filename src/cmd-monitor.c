@@ -281,6 +281,8 @@ static int do_monitor(int argc, char *argv[])
 		monitor_help();
 		return FB_EXIT_OK;
 	}
+	if (st.json && fb_jsonc_open("monitor -J") < 0)
+		return FB_EXIT_ERROR;
 	if (optind < argc) {
 		ERR("monitor: unexpected argument \"%s\"", argv[optind]);
 		return fb_usage_error("monitor");
