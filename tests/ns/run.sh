@@ -392,7 +392,7 @@ check "unload kept fb2's rule link" test -L "$dev/display/z"
 check "unload kept fb0 and fb2" test -c "$dev/fb0" -a -c "$dev/fb2"
 check "unload kept fb0's link" test -L "$dev/fb/by-path/pci-0000:00:02.0"
 
-# libpng and libsmartcols are dlopen()ed: the daemon maps neither.  Where
+# libpng, libsmartcols and json-c are dlopen()ed: the daemon maps none.  Where
 # libpng cannot be loaded (a file that is not a library bound over it, in
 # this namespace only) snap and bench --snap say so and exit 1 before
 # touching a device.
@@ -427,9 +427,9 @@ done
 if [ -n "$dpid" ] && grep -q "daemon ready" "$work/d.err"; then
 	# libpng brings libz and libm; an ASan build maps libm for libasan.
 	if grep -q libasan "/proc/$dpid/maps"; then
-		libs='libpng|libz\.|libsmartcols' what="libpng, libz or libsmartcols (ASan build: libasan maps libm)"
+		libs='libpng|libz\.|libsmartcols|libjson-c' what="libpng, libz, libsmartcols or json-c (ASan build: libasan maps libm)"
 	else
-		libs='libpng|libz\.|libm\.|libsmartcols' what="libpng, libz, libm or libsmartcols"
+		libs='libpng|libz\.|libm\.|libsmartcols|libjson-c' what="libpng, libz, libm, libsmartcols or json-c"
 	fi
 	grep -E "$libs" "/proc/$dpid/maps" >"$work/maps" 2>&1
 	expect_eq "the daemon maps no $what" "$(wc -l <"$work/maps")" 0
