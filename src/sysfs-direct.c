@@ -516,34 +516,33 @@ static int direct_dev_parents(struct fb_sysfs_dev *base, struct fb_parent **pare
 {
 	struct direct *s = owner_of(base);
 	char rel[PATH_MAX];
-	size_t count = 0;
+	size_t max = 1;
 
-	/* Twice up the chain: counted, then copied (the second time from
-	 * what the first one read). */
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1) {
-			if (!count)
-				return 0;
-			*parents = calloc(count, sizeof(**parents));
-			if (!*parents)
-				return -ENOMEM;
-		}
-		first_ancestor(s, rel, sizeof(rel));
-		for (; *rel; cut_last(rel)) {
-			const struct ancestor *a = ancestor_get(s, rel);
+	first_ancestor(s, rel, sizeof(rel));
+	if (!*rel)
+		return 0;
+	/* At most one parent a component: one walk up, into an array that
+	 * large (a walk to count them first was 2% of coldplug's
+	 * instructions). */
+	for (const char *p = rel; *p; p++)
+		max += *p == '/';
+	*parents = calloc(max, sizeof(**parents));
+	if (!*parents)
+		return -ENOMEM;
+	for (; *rel; cut_last(rel)) {
+		const struct ancestor *a = ancestor_get(s, rel);
 
-			if (!a)
-				return -ENOMEM;
-			if (!a->device)
-				continue;
-			if (pass == 0) {
-				count++;
-				continue;
-			}
-			/* Counted even when a copy fails: the caller frees it. */
-			if (parent_copy(a, &(*parents)[(*n)++]) < 0)
-				return -ENOMEM;
-		}
+		if (!a)
+			return -ENOMEM;
+		if (!a->device)
+			continue;
+		/* Counted even when a copy fails: the caller frees it. */
+		if (parent_copy(a, &(*parents)[(*n)++]) < 0)
+			return -ENOMEM;
+	}
+	if (!*n) {
+		free(*parents);
+		*parents = NULL;
 	}
 	return 0;
 }
