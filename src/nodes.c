@@ -781,45 +781,56 @@ int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan
 /* node_sync(): the dev dir's entries that its apply and prune look at,
  * read once for both.  Without it (an error, ENOMEM) each one is looked
  * at on its own, as node_apply_one() and node_prune() do. */
+/* Keep name in the listing, if apply or prune will look for it.  0 or
+ * -ENOMEM. */
+static int list_keep(struct apply_ctx *c, const struct node_plan *plan, const char *name,
+		     size_t *cap)
+{
+	struct listed_entry *v;
+
+	if (!is_fb_name(name) && !plan_has_node(plan, name) &&
+	    strncmp(name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) != 0)
+		return 0;
+	if (c->n_listed == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		v = realloc(c->listed, *cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		c->listed = v;
+	}
+	v = &c->listed[c->n_listed];
+	v->name = strdup(name);
+	if (!v->name)
+		return -ENOMEM;
+	v->hash = str_hash(v->name);
+	c->n_listed++;
+	return 0;
+}
+
+/* node_sync(): the dev dir's entries that its apply and prune look at,
+ * read once for both, with getdents64() into the stack rather than
+ * readdir()'s 32 kB buffer.  Without it (an error, ENOMEM) each one is
+ * looked at on its own, as node_apply_one() and node_prune() do. */
 static void list_devdir(struct apply_ctx *c, const struct node_plan *plan)
 {
+	char buf[8192] __attribute__((aligned(8)));
+	_cleanup_close_ int fd = -1;
 	size_t cap = 0;
-	struct dirent *de;
-	DIR *d;
-	int fd;
+	ssize_t len;
 
 	fd = openat(c->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
-	errno = 0;
-	while ((de = readdir(d))) {
-		struct listed_entry *v;
+	while ((len = getdents64(fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t off = 0; off < len;) {
+			const struct dirent64 *de = (const void *)(buf + off);
 
-		if (!is_fb_name(de->d_name) && !plan_has_node(plan, de->d_name) &&
-		    strncmp(de->d_name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) != 0)
-			continue;
-		if (c->n_listed == cap) {
-			cap = cap ? 2 * cap : 64;
-			v = realloc(c->listed, cap * sizeof(*v));
-			if (!v)
-				break;
-			c->listed = v;
+			off += de->d_reclen;
+			if (list_keep(c, plan, de->d_name, &cap) < 0)
+				return;
 		}
-		v = &c->listed[c->n_listed];
-		v->name = strdup(de->d_name);
-		if (!v->name)
-			break;
-		v->hash = str_hash(v->name);
-		c->n_listed++;
-		errno = 0;
 	}
-	c->have_listing = !de && errno == 0;
-	closedir(d);
+	c->have_listing = len == 0;
 }
 
 int node_sync(int dirfd, const char *devdir_shown, const struct node_plan *plan,
