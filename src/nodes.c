@@ -123,6 +123,12 @@ static void tmp_name(struct apply_ctx *c, char *buf, size_t len, const char *bas
 	str_concat(buf, len, c->tmp_prefix, base, (const char *)NULL);
 }
 
+/* One of our temporary entries, a running fbclassctl's or a dead one's. */
+static bool is_tmp_name(const char *name)
+{
+	return strncmp(name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) == 0;
+}
+
 /* A temporary entry left by a process that died half-way: ours to remove.
  * One of a running fbclassctl is not. */
 static bool tmp_is_stale(const char *name)
@@ -130,7 +136,7 @@ static bool tmp_is_stale(const char *name)
 	const char *end;
 	unsigned long long pid;
 
-	if (strncmp(name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) != 0)
+	if (!is_tmp_name(name))
 		return false;
 	if (parse_decimal_prefix(name + strlen(NODE_TMP_PREFIX), INT_MAX, &pid, &end) <
 		    0 ||
@@ -386,21 +392,31 @@ static int open_parent(struct apply_ctx *c, const char *rel, bool create,
  * context's (ctx_release closes it).  A directory replaced meanwhile is
  * not followed either: what is written goes into the one first opened.
  */
+/* The directory the context has open at the first len bytes of rel, or
+ * -1. */
+static ssize_t ctx_dir(const struct apply_ctx *c, const char *rel, size_t len)
+{
+	for (size_t i = 0; i < c->n_dirs; i++)
+		if (strlen(c->dirs[i].rel) == len &&
+		    strncmp(c->dirs[i].rel, rel, len) == 0)
+			return (ssize_t)i;
+	return -1;
+}
+
 static int parent_dir(struct apply_ctx *c, const char *rel, bool create,
 		      const char **base, bool *made)
 {
 	const char *slash = strrchr(rel, '/');
 	size_t len = slash ? (size_t)(slash - rel) : 0;
+	ssize_t i = ctx_dir(c, rel, len);
 	bool made_last = false;
 	int fd;
 
-	for (size_t i = 0; i < c->n_dirs; i++)
-		if (strlen(c->dirs[i].rel) == len &&
-		    strncmp(c->dirs[i].rel, rel, len) == 0) {
-			*base = slash ? slash + 1 : rel;
-			*made = c->dirs[i].made;
-			return c->dirs[i].fd;
-		}
+	if (i >= 0) {
+		*base = slash ? slash + 1 : rel;
+		*made = c->dirs[i].made;
+		return c->dirs[i].fd;
+	}
 	fd = open_parent(c, rel, create, base, &made_last);
 	if (fd < 0)
 		return fd;
@@ -606,6 +622,7 @@ static int remove_entry(struct apply_ctx *c, int dfd, const char *name, const ch
 static int prune_links_in(struct apply_ctx *c, const char *dir,
 			  const struct node_plan *plan, const char *node)
 {
+	ssize_t open_at = ctx_dir(c, dir, strlen(dir));
 	char rel[NODE_PATH_MAX + 8];
 	const char *base;
 	struct dirent *de;
@@ -614,9 +631,8 @@ static int prune_links_in(struct apply_ctx *c, const char *dir,
 
 	/* Made by the apply before, in this context: it holds only what
 	 * the plan wants. */
-	for (size_t i = 0; i < c->n_dirs; i++)
-		if (c->dirs[i].made && strcmp(c->dirs[i].rel, dir) == 0)
-			return 0;
+	if (open_at >= 0 && c->dirs[open_at].made)
+		return 0;
 	snprintf(rel, sizeof(rel), "%s/x", dir);
 	pfd = open_parent(c, rel, false, &base, NULL);
 	if (pfd == -ENOENT)
@@ -649,7 +665,7 @@ static int prune_links_in(struct apply_ctx *c, const char *dir,
 		     fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
 		     !S_ISLNK(st.st_mode)))
 			continue; /* not ours */
-		if (strncmp(de->d_name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) == 0) {
+		if (is_tmp_name(de->d_name)) {
 			if (!tmp_is_stale(de->d_name))
 				continue;
 		} else if (node) {
@@ -707,7 +723,7 @@ static int prune_entry(struct apply_ctx *c, const struct node_plan *plan, const 
 	bool tmp = tmp_is_stale(name);
 	struct stat st;
 
-	if (!tmp && strncmp(name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) == 0)
+	if (!tmp && is_tmp_name(name))
 		return 0;
 	if (!tmp && (!is_fb_name(name) || plan_has_node(plan, name)))
 		return 0;
@@ -788,8 +804,7 @@ static int list_keep(struct apply_ctx *c, const struct node_plan *plan, const ch
 {
 	struct listed_entry *v;
 
-	if (!is_fb_name(name) && !plan_has_node(plan, name) &&
-	    strncmp(name, NODE_TMP_PREFIX, strlen(NODE_TMP_PREFIX)) != 0)
+	if (!is_fb_name(name) && !plan_has_node(plan, name) && !is_tmp_name(name))
 		return 0;
 	if (c->n_listed == *cap) {
 		*cap = *cap ? 2 * *cap : 64;
