@@ -797,14 +797,18 @@ int node_prune(int dirfd, const char *devdir_shown, const struct node_plan *plan
 /* node_sync(): the dev dir's entries that its apply and prune look at,
  * read once for both.  Without it (an error, ENOMEM) each one is looked
  * at on its own, as node_apply_one() and node_prune() do. */
-/* Keep name in the listing, if apply or prune will look for it.  0 or
- * -ENOMEM. */
-static int list_keep(struct apply_ctx *c, const struct node_plan *plan, const char *name,
-		     size_t *cap)
+/* Keep name in the listing, if apply or prune will look for it: the
+ * prune at fbN and temporary names, the apply at the planned names, which
+ * are fbN but where a DEVNAME says otherwise (any_other: the plan has
+ * such a name; a /dev of some 200 entries is not compared with every
+ * node for nothing).  0 or -ENOMEM. */
+static int list_keep(struct apply_ctx *c, const struct node_plan *plan, bool any_other,
+		     const char *name, size_t *cap)
 {
 	struct listed_entry *v;
 
-	if (!is_fb_name(name) && !plan_has_node(plan, name) && !is_tmp_name(name))
+	if (!is_fb_name(name) && !is_tmp_name(name) &&
+	    !(any_other && plan_has_node(plan, name)))
 		return 0;
 	if (c->n_listed == *cap) {
 		*cap = *cap ? 2 * *cap : 64;
@@ -830,9 +834,12 @@ static void list_devdir(struct apply_ctx *c, const struct node_plan *plan)
 {
 	char buf[8192] __attribute__((aligned(8)));
 	_cleanup_close_ int fd = -1;
+	bool any_other = false;
 	size_t cap = 0;
 	ssize_t len;
 
+	for (size_t i = 0; i < plan->n_nodes; i++)
+		any_other |= !is_fb_name(plan->nodes[i].name);
 	fd = openat(c->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -841,7 +848,7 @@ static void list_devdir(struct apply_ctx *c, const struct node_plan *plan)
 			const struct dirent64 *de = (const void *)(buf + off);
 
 			off += de->d_reclen;
-			if (list_keep(c, plan, de->d_name, &cap) < 0)
+			if (list_keep(c, plan, any_other, de->d_name, &cap) < 0)
 				return;
 		}
 	}
