@@ -95,6 +95,16 @@ vfb_round() {
 
 # cap FB NAME: info --probe's answer for capability NAME of FB (-J)
 cap() { jq -r ".framebuffers[0].capabilities.$2.answer" "/tmp/caps-$1.json"; }
+# flip FB WHO WANT WHAT: bench's flip on FB exits 0, and its JSON's
+# "virtual_resized verified page_y" is WANT; WHO and WHAT name the checks
+flip() {
+	fbclassctl bench -J --quick -S pan "$1" >"/tmp/flip-$1.json" 2>"/tmp/flip-$1.err"
+	t_is "$?" 0 "$2: bench --quick -S pan exits 0"
+	jq -c '.framebuffers[0].flip' "/tmp/flip-$1.json" | t_diag_stdin
+	t_is "$(jq -r '.framebuffers[0].flip | "\(.virtual_resized) \(.verified) \(.page_y)"' "/tmp/flip-$1.json")" \
+		"$3" "$2: $4"
+}
+
 # probe FB: info -J --probe FB into /tmp/caps-FB.json, in a few seconds
 probe() {
 	_t0=$(date +%s)
@@ -115,11 +125,7 @@ vfb_caps() {
 		"vfb: a virtual height of twice 480 accepted"
 	t_is "$(cap fb1 pan_display)" untested "vfb: pan_display untested (no room)"
 	t_is "$(cap fb1 blank)" no "vfb: blank no (no blank operation)"
-	fbclassctl bench -J --quick -S pan fb1 >/tmp/flip-fb1.json 2>/tmp/flip-fb1.err
-	t_is "$?" 0 "vfb: bench --quick -S pan exits 0"
-	jq -c '.framebuffers[0].flip' /tmp/flip-fb1.json | t_diag_stdin
-	t_is "$(jq -r '.framebuffers[0].flip | "\(.virtual_resized) \(.verified) \(.page_y)"' /tmp/flip-fb1.json)" \
-		"true true 480" "vfb: flip made room for page 2 at y=480, read back"
+	flip fb1 vfb "true true 480" "flip made room for page 2 at y=480, read back"
 	t_is "$(fbclassctl list -n -r -o VIRT fb1)" "640x480" "vfb: the virtual size is back after bench"
 }
 
@@ -134,11 +140,7 @@ bochs_pan() {
 	t_is "$(fbclassctl info -J fb0 | jq -r '.framebuffers[0].var.yoffset')" 0 "bochs: yoffset 0 after it"
 	# no vblank interrupt in bochs: the wait returns at once (6.1 and 6.12)
 	t_is "$(cap fb0 vsync)" no "bochs: vsync no (FBIO_WAITFORVSYNC returns at once)"
-	fbclassctl bench -J --quick -S pan fb0 >/tmp/flip-fb0.json 2>/tmp/flip-fb0.err
-	t_is "$?" 0 "bochs: bench --quick -S pan exits 0"
-	jq -c '.framebuffers[0].flip' /tmp/flip-fb0.json | t_diag_stdin
-	t_is "$(jq -r '.framebuffers[0].flip | "\(.virtual_resized) \(.verified) \(.page_y)"' /tmp/flip-fb0.json)" \
-		"false true 800" "bochs: flip between y=0 and y=800, read back"
+	flip fb0 bochs "false true 800" "flip between y=0 and y=800, read back"
 	# the oracle: the top page all 0xa5, fbtool's pattern in the second
 	t_check "pan: fbtool draws its pattern in the second page" fbtool pattern /dev/fb0 /tmp/page2.rgb 800
 	t_check "pan: set fb0 --pan 0,0" fbclassctl set fb0 --pan 0,0
