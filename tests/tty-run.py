@@ -3,13 +3,21 @@
 COLS columns wide (and 50 lines), stdin and stderr as given, COLUMNS and
 LINES unset so that the terminal's size is all it can go by; copy what it
 wrote to our stdout (no output processing: '\\n' stays '\\n') and exit as
-it did."""
+it did.
+
+The end of CMD's output is not read as the master's EIO: on Linux that
+can come while the last bytes CMD wrote are still on their way to the
+master, and they are lost (tty.sh saw a table's last line go, once in a
+CI run, under load).  We keep the terminal open ourselves, and once CMD
+has exited we write an end mark to it: what CMD wrote is ahead of it in
+the same queue, so everything before the mark is all of CMD's output."""
 import fcntl
 import os
 import struct
 import subprocess
 import sys
 import termios
+import threading
 
 
 def main():
@@ -23,18 +31,21 @@ def main():
     termios.tcsetattr(slave, termios.TCSANOW, attrs)
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     proc = subprocess.Popen(sys.argv[2:], stdout=slave, env=env)
-    os.close(slave)
+    mark = b"\0tty-run end " + os.urandom(8).hex().encode() + b"\0"
+
+    def end():
+        proc.wait()
+        os.write(slave, mark)
+
+    # CMD may write more than the terminal holds: read while it runs
+    waiter = threading.Thread(target=end)
+    waiter.start()
     out = bytearray()
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:  # EIO: every writer has closed the terminal
-            break
-        if not chunk:
-            break
-        out += chunk
-    rc = proc.wait()
-    sys.stdout.buffer.write(out)
+    while mark not in out[-len(mark) - 65536:]:
+        out += os.read(master, 65536)
+    waiter.join()
+    sys.stdout.buffer.write(out[:out.index(mark)])
+    rc = proc.returncode
     sys.exit(rc if rc >= 0 else 128 - rc)
 
 
