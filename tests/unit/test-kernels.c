@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench-cpu.h"
 #include "bench-kernels.h"
 #include "macro.h"
 #include "test.h"
@@ -356,6 +357,26 @@ static void test_cpulist(void)
 		   "threshold %zu", bench_kernel_nt_threshold());
 }
 
+/* Our own CPUID reading against libgcc's (which the tool no longer links
+ * for its start-up cost): the same answer for each feature it asks. */
+static void test_cpu_features(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_cpu_init();
+	ASSERT_MSG(bench_kernel_cpu_has_avx2() == !!__builtin_cpu_supports("avx2"),
+		   "avx2: ours %d, libgcc's %d", bench_kernel_cpu_has_avx2(),
+		   !!__builtin_cpu_supports("avx2"));
+	ASSERT_MSG(bench_kernel_cpu_has_sse41() == !!__builtin_cpu_supports("sse4.1"),
+		   "sse4.1: ours %d, libgcc's %d", bench_kernel_cpu_has_sse41(),
+		   !!__builtin_cpu_supports("sse4.1"));
+	printf("cpu: avx2 %d, sse4.1 %d (libgcc agrees)\n", bench_kernel_cpu_has_avx2(),
+	       bench_kernel_cpu_has_sse41());
+#else
+	ASSERT_MSG(!bench_kernel_cpu_has_avx2() && !bench_kernel_cpu_has_sse41(),
+		   "no x86 features off x86");
+#endif
+}
+
 /* One line per kernel: how many cases it ran, or why it ran none.  A
  * kernel this CPU can run must have run cases. */
 static void report_cases(const char *op, const char *name, bool cpu_ok, unsigned n)
@@ -371,6 +392,7 @@ static void report_cases(const char *op, const char *name, bool cpu_ok, unsigned
 int main(void)
 {
 	test_pixels();
+	test_cpu_features();
 	test_cpulist();
 	test_reject();
 	test_fill();
