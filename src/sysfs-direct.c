@@ -358,40 +358,50 @@ static int direct_dev_read(struct fb_sysfs_dev *base, const char *name, char *bu
 }
 
 /* As the libraries hand it out: all of it, up to the first NUL; NULL with
- * errno 0 when absent or unreadable, ENOMEM. */
+ * errno 0 when absent or unreadable, ENOMEM.  Read on the stack and copied
+ * at its size: a 4 KiB block malloc'd and freed for each device's "name"
+ * left the heap a page longer every few devices (the small copies took
+ * its room), and each new page is a fault of its own. */
 static char *direct_dev_attr(struct fb_sysfs_dev *base, const char *name)
 {
 	struct direct *s = owner_of(base);
 	_cleanup_close_ int fd = -1;
-	_cleanup_free_ char *buf = NULL;
-	size_t size = 4096, n = 0;
-	char path[PATH_MAX];
+	_cleanup_free_ char *big = NULL;
+	char path[PATH_MAX], small[4096];
+	char *buf = small, *v;
+	size_t size = sizeof(small) - 1, n = 0;
 
 	if (join(path, sizeof(path), s->dev.rel, name) < 0)
 		goto absent;
 	fd = openat(s->sysfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		goto absent;
-	buf = malloc(size + 1);
-	while (buf) {
+	for (;;) {
 		ssize_t r = read(fd, buf + n, size - n);
-		char *v;
 
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			goto absent;
 		n += (size_t)r;
-		if (n < size) { /* a short read is the end */
-			buf[n] = '\0';
-			return TAKE_PTR(buf);
-		}
-		v = realloc(buf, 2 * size + 1);
-		if (!v)
+		if (n < size) /* a short read is the end */
 			break;
-		buf = v;
+		v = realloc(big, 2 * size + 1);
+		if (!v)
+			goto nomem;
+		if (!big)
+			memcpy(v, small, n);
+		buf = big = v;
 		size *= 2;
 	}
+	buf[n] = '\0';
+	if (big)
+		return TAKE_PTR(big);
+	v = malloc(n + 1);
+	if (!v)
+		goto nomem;
+	return memcpy(v, small, n + 1);
+nomem:
 	errno = ENOMEM;
 	return NULL;
 absent:
