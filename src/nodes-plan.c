@@ -120,8 +120,6 @@ static int plan_add_link(struct node_plan *plan, const char *path, const char *n
 {
 	uint32_t hash = str_hash(path);
 	struct node_link *l = find_link_hashed(plan, path, hash);
-	unsigned depth = 0;
-	size_t n = 0;
 
 	if (l && strncmp(path, "fb/by-path/", 11) == 0 && strcmp(l->node, node) != 0)
 		WRN("%s and %s share the path id %s: only %s gets %s", l->node, node,
@@ -144,12 +142,17 @@ static int plan_add_link(struct node_plan *plan, const char *path, const char *n
 	l->hash = hash;
 	str_copy(l->node, sizeof(l->node), node);
 	l->minor = minor;
-	for (const char *p = path; *p; p++)
-		depth += *p == '/';
-	for (unsigned i = 0; i < depth && n + 4 < sizeof(l->target); i++)
-		n += str_copy(l->target + n, sizeof(l->target) - n, "../");
-	str_copy(l->target + n, sizeof(l->target) - n, node);
 	return 0;
+}
+
+void node_link_target(const struct node_link *l, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (const char *p = l->path; *p && n + 4 < size; p++)
+		if (*p == '/')
+			n += str_copy(buf + n, size - n, "../");
+	str_copy(buf + n, size - n, l->node);
 }
 
 static int plan_add_generated(struct node_plan *plan, const char *dir, const char *raw,
@@ -265,7 +268,11 @@ int nodes_plan(const struct node_input *in, size_t n, const struct fb_rules *rul
 	memset(plan, 0, sizeof(*plan));
 	plan->nodes = calloc(n ? n : 1, sizeof(*plan->nodes));
 	plan->kept = calloc(n ? n : 1, sizeof(*plan->kept));
-	if (!plan->nodes || !plan->kept)
+	/* room for each one's by-path and by-name link, made once: growing
+	 * by doubling copies, and touches pages that copy then leaves */
+	plan->cap_links = 2 * n;
+	plan->links = malloc((n ? plan->cap_links : 1) * sizeof(*plan->links));
+	if (!plan->nodes || !plan->kept || !plan->links)
 		r = -ENOMEM;
 	for (size_t i = 0; r == 0 && i < n; i++)
 		r = plan_device(&in[i], rules, defaults, plan);

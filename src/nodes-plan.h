@@ -42,7 +42,6 @@ struct node_entry {
 
 struct node_link {
 	char path[NODE_PATH_MAX]; /* relative: "fb/by-path/pci-0000:00:02.0" */
-	char target[NODE_PATH_MAX]; /* "../../fb0" */
 	char node[NODE_NAME_MAX]; /* the node it points to: "fb0" */
 	unsigned minor; /* of that node; lowest wins a collision */
 	uint32_t hash; /* str_hash(path): looked up for every link added */
@@ -86,6 +85,12 @@ void nodes_plan_free(struct node_plan *plan);
 /* The link of plan at path ("fb/by-path/x"), or NULL. */
 const struct node_link *nodes_plan_find_link(const struct node_plan *plan,
 					     const char *path);
+
+/* What link l holds, relative to its directory: "../../fb0" for
+ * "fb/by-path/pci-0000:00:02.0".  Made when it is needed, not kept in the
+ * plan: a target for each link made the array half again as large, and
+ * its pages are faults of their own. */
+void node_link_target(const struct node_link *l, char *buf, size_t size);
 
 /* root:video 0660, or root:root 0600 when there is no video group (said
  * once, at info level). */

@@ -429,15 +429,15 @@ static int parent_dir(struct apply_ctx *c, const char *rel, bool create,
 	return fd;
 }
 
-static int make_link(struct apply_ctx *c, int pfd, const char *base,
-		     const struct node_link *l, const char *shown, bool replace)
+static int make_link(struct apply_ctx *c, int pfd, const char *base, const char *target,
+		     const char *shown, bool replace)
 {
 	char tmp[NODE_PATH_MAX + 32];
 	int r;
 
 	if (!replace) {
-		if (symlinkat(l->target, pfd, base) == 0) {
-			DBG("%s: -> %s", shown, l->target);
+		if (symlinkat(target, pfd, base) == 0) {
+			DBG("%s: -> %s", shown, target);
 			return 0;
 		}
 		if (errno != EEXIST)
@@ -445,21 +445,21 @@ static int make_link(struct apply_ctx *c, int pfd, const char *base,
 		/* made meanwhile: replaced as any other entry */
 	}
 	tmp_name(c, tmp, sizeof(tmp), base);
-	if (symlinkat(l->target, pfd, tmp) < 0)
+	if (symlinkat(target, pfd, tmp) < 0)
 		return log_errno(-errno, "%s: cannot create link: %m", shown);
 	if (renameat(pfd, tmp, pfd, base) < 0) {
 		r = log_errno(-errno, "%s: cannot move new link into place: %m", shown);
 		unlinkat(pfd, tmp, 0);
 		return r;
 	}
-	DBG("%s: -> %s", shown, l->target);
+	DBG("%s: -> %s", shown, target);
 	return 0;
 }
 
 static int ensure_link(struct apply_ctx *c, const struct node_link *l)
 {
 	char shown[PATH_MAX];
-	char cur[NODE_PATH_MAX];
+	char cur[NODE_PATH_MAX], target[NODE_PATH_MAX];
 	const char *base;
 	struct stat st;
 	bool made;
@@ -467,9 +467,10 @@ static int ensure_link(struct apply_ctx *c, const struct node_link *l)
 	int pfd;
 
 	shown_path(c, l->path, shown, sizeof(shown));
+	node_link_target(l, target, sizeof(target));
 	pfd = parent_dir(c, l->path, true, &base, &made);
 	if (pfd == -ENOENT && dry(c)) {
-		print_line_escaped("ln -s %s %s", l->target, shown);
+		print_line_escaped("ln -s %s %s", target, shown);
 		return 0;
 	}
 	if (pfd < 0)
@@ -477,38 +478,38 @@ static int ensure_link(struct apply_ctx *c, const struct node_link *l)
 	/* In a directory this apply made, nothing is there to look at: 34
 	 * fstatat() that said ENOENT were about 2% of a coldplug of 32 fbs. */
 	if (made)
-		return make_link(c, pfd, base, l, shown, false);
+		return make_link(c, pfd, base, target, shown, false);
 	if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno != ENOENT)
 			return log_errno(-errno, "%s: cannot look at link: %m", shown);
 		if (dry(c)) {
-			print_line_escaped("ln -s %s %s", l->target, shown);
+			print_line_escaped("ln -s %s %s", target, shown);
 			return 0;
 		}
-		return make_link(c, pfd, base, l, shown, false);
+		return make_link(c, pfd, base, target, shown, false);
 	}
 	if (S_ISDIR(st.st_mode)) {
-		ERR("%s: is a directory, not a link to %s; left alone", shown, l->target);
+		ERR("%s: is a directory, not a link to %s; left alone", shown, target);
 		return -EISDIR;
 	}
 	if (S_ISLNK(st.st_mode)) {
 		n = readlinkat(pfd, base, cur, sizeof(cur) - 1);
 		if (n >= 0) {
 			cur[n] = '\0';
-			if (strcmp(cur, l->target) == 0)
+			if (strcmp(cur, target) == 0)
 				return 0;
 		}
-		INF("%s: moving link from %s to %s", shown, n >= 0 ? cur : "?", l->target);
+		INF("%s: moving link from %s to %s", shown, n >= 0 ? cur : "?", target);
 	} else {
 		WRN("%s: replacing %s with a link to %s", shown, kind_name(st.st_mode),
-		    l->target);
+		    target);
 	}
 	if (dry(c)) {
 		print_line_escaped("rm %s", shown);
-		print_line_escaped("ln -s %s %s", l->target, shown);
+		print_line_escaped("ln -s %s %s", target, shown);
 		return 0;
 	}
-	return make_link(c, pfd, base, l, shown, true);
+	return make_link(c, pfd, base, target, shown, true);
 }
 
 static int apply_in(struct apply_ctx *c, const struct node_plan *plan, const char *only)
