@@ -180,39 +180,68 @@ for f in "$dev"/fb[0-9]*; do
 		"character special file root:video 660"
 done
 
-# ---- a node made by someone else after coldplug listed the dev dir ----
-# A preloaded renameat2() (tests/ns/rename-race.c) puts a file at the
-# name, or fails as a file system without RENAME_NOREPLACE does.
+# ---- how a node is made, and one made by someone else meanwhile ----
+# A preloaded mknodat() and renameat2() (tests/ns/create-race.c) trace
+# the calls, put a file at the name first, or fail as a file system
+# without RENAME_NOREPLACE does.  On a tmpfs a node is born under its own
+# name with its owner and mode; in a set-group-ID dev dir (which would
+# give it the directory's group) it is made under a temporary name and
+# moved into place.
+fresh_setgid() {
+	fresh
+	chgrp 1 "$dev" && chmod g+s "$dev"
+}
 if ! command -v "${CC:-cc}" >/dev/null; then
-	skip_part "a node made after the listing" "no C compiler (${CC:-cc}) for the preload"
-elif ! ${CC:-cc} -std=gnu11 -O2 -fPIC -shared -o "$work/rename-race.so" \
-	"$top_srcdir/tests/ns/rename-race.c" -ldl 2>"$work/cc.err"; then
-	not_ok "a node made after the listing: the preload builds"
+	skip_part "how a node is made" "no C compiler (${CC:-cc}) for the preload"
+elif ! ${CC:-cc} -std=gnu11 -O2 -fPIC -shared -o "$work/create-race.so" \
+	"$top_srcdir/tests/ns/create-race.c" -ldl 2>"$work/cc.err"; then
+	not_ok "how a node is made: the preload builds"
 	sed 's/^/#   /' "$work/cc.err"
 else
 	race() { # MODE ARGS...: coldplug with the racer
 		local mode=$1
 		shift
+		: >"$work/trace"
 		# shellcheck disable=SC2016 # umockdev's LD_PRELOAD, in there
-		FBNS_RACE=$mode "$UMOCKDEV_RUN" -d "$fixture" -- sh -c \
-			'LD_PRELOAD="$LD_PRELOAD:$0" exec "$@"' "$work/rename-race.so" \
+		FBNS_RACE=$mode FBNS_TRACE=$work/trace "$UMOCKDEV_RUN" -d "$fixture" -- sh -c \
+			'LD_PRELOAD="$LD_PRELOAD:$0" exec "$@"' "$work/create-race.so" \
 			"$FBCLASSCTL" "$@"
 	}
+	nodes_right() { # WHAT
+		for f in fb0 fb1 fb2; do
+			expect_eq "$1: $f is the node" "$(node $f | cut -d' ' -f1-3,5-)" \
+				"character special file root:video 660"
+		done
+		expect_eq "$1: no temporary entry left" "$(find "$dev" -name '.fbclassctl-*')" ""
+	}
 	fresh
-	race file coldplug --dev "$dev" 2>"$work/err"
-	expect_eq "race: coldplug exits 0" "$?" 0
-	expect_grep "race: the entry made meanwhile is looked at, not overwritten unseen" \
-		"$dev/fb0: replacing a regular file with the character device 29:0" "$work/err"
-	expect_eq "race: fb0 is the node" "$(node fb0)" "character special file 1d:0 root:video 660"
-	fresh
+	race trace coldplug --dev "$dev" 2>"$work/err"
+	expect_eq "born: coldplug exits 0" "$?" 0
+	expect_eq "born: each node in one mknodat() under its name, nothing renamed" \
+		"$(cat "$work/trace")" "$(printf 'mknodat fb%s\n' 0 1 2)"
+	nodes_right born
+	fresh_setgid
+	race trace coldplug --dev "$dev" 2>"$work/err"
+	expect_eq "set-group-ID dev dir: coldplug exits 0" "$?" 0
+	expect_eq "set-group-ID dev dir: each node made under a temporary name, then moved" \
+		"$(sed 's/[0-9]*-fb/PID-fb/g' "$work/trace")" \
+		"$(for n in 0 1 2; do
+			printf 'mknodat .fbclassctl-PID-fb%s\nrenameat2 .fbclassctl-PID-fb%s fb%s\n' $n $n $n
+		done)"
+	nodes_right "set-group-ID dev dir"
+	for how in born renamed; do
+		if [ $how = born ]; then fresh; else fresh_setgid; fi
+		race file coldplug --dev "$dev" 2>"$work/err"
+		expect_eq "race ($how): coldplug exits 0" "$?" 0
+		expect_grep "race ($how): the entry made meanwhile is looked at, not overwritten unseen" \
+			"$dev/fb0: replacing a regular file with the character device 29:0" "$work/err"
+		nodes_right "race ($how)"
+	done
+	fresh_setgid
 	race einval coldplug --dev "$dev" 2>"$work/err"
 	expect_eq "no RENAME_NOREPLACE: coldplug exits 0" "$?" 0
 	expect_eq "no RENAME_NOREPLACE: nothing said" "$(cat "$work/err")" ""
-	for f in fb0 fb1 fb2; do
-		expect_eq "no RENAME_NOREPLACE: $f is the node" "$(node $f | cut -d' ' -f1-3,5-)" \
-			"character special file root:video 660"
-	done
-	expect_eq "race: no temporary entry left" "$(find "$dev" -name '.fbclassctl-*')" ""
+	nodes_right "no RENAME_NOREPLACE"
 fi
 
 # ---- rules ----
