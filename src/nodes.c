@@ -63,12 +63,20 @@ struct apply_ctx {
 	size_t n_listed;
 	bool have_listing;
 	/* create_born(): can the dev dir take a node born right?  -1 not
-	 * asked yet, else 0 or 1 */
+	 * asked yet, else 0 or 1; and while nodes are born (held), the fsgid
+	 * they get and the fsgid and umask to go back to */
 	signed char born;
+	bool held;
+	gid_t held_gid, gid_was;
+	mode_t umask_was;
+	uid_t euid;
 };
+
+static void born_release(struct apply_ctx *c);
 
 static void ctx_release(struct apply_ctx *c)
 {
+	born_release(c);
 	for (size_t i = 0; i < c->n_dirs; i++)
 		close(c->dirs[i].fd);
 	c->n_dirs = 0;
@@ -157,56 +165,78 @@ static bool tmp_is_stale(const char *name)
  * Does the dev dir give a new node the creator's fsuid and fsgid and the
  * mode asked, and nothing else?  A tmpfs or ramfs (devtmpfs is one of
  * them) has no grpid mount option; not set-group-ID; no default ACL.
- * Asked once per apply: three system calls.
+ * Asked once per apply: four system calls.
  */
 static bool born_here(struct apply_ctx *c)
 {
 	struct statfs sf;
 	struct stat st;
 
-	if (c->born < 0)
+	if (c->born < 0) {
+		c->euid = geteuid();
 		c->born = fstatfs(c->dirfd, &sf) == 0 &&
 			  (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC) &&
 			  fstat(c->dirfd, &st) == 0 && !(st.st_mode & S_ISGID) &&
 			  fgetxattr(c->dirfd, "system.posix_acl_default", NULL, 0) < 0 &&
 			  (errno == ENODATA || errno == EOPNOTSUPP);
-	return c->born;
+	}
+	return c->born > 0;
+}
+
+/* Back to our own fsgid and umask, after the nodes of an apply. */
+static void born_release(struct apply_ctx *c)
+{
+	if (!c->held)
+		return;
+	umask(c->umask_was);
+	setfsgid(c->gid_was);
+	c->held = false;
+}
+
+/* Files made from now on get group gid and exactly the mode asked: false
+ * where setfsgid() is refused (no CAP_SETGID), which it does without a
+ * word, so the fsgid is asked back. */
+static bool born_as(struct apply_ctx *c, gid_t gid)
+{
+	if (c->held && c->held_gid == gid)
+		return true;
+	if (!c->held) {
+		c->umask_was = umask(0);
+		c->gid_was = (gid_t)setfsgid(gid);
+		c->held = true;
+	} else {
+		setfsgid(gid);
+	}
+	c->held_gid = gid;
+	if ((gid_t)setfsgid((gid_t)-1) == gid)
+		return true;
+	born_release(c);
+	c->born = 0;
+	return false;
 }
 
 /*
  * A node born with its owner, group and mode, in one mknodat() under its
- * own name: the group through setfsgid(), the mode with the umask at 0
- * for that call.  Nobody ever sees it otherwise, which the temporary name
- * below gives too, at three system calls more a node (a fifth of a
- * coldplug of 32 fbs on a fresh tmpfs).  Only where the dev dir decides
- * nothing else (born_here()), for an owner that is our own fsuid and a
- * mode without set-ID or sticky bits, and where setfsgid() is allowed
- * (CAP_SETGID).  0; -EAGAIN when the name was taken meanwhile; else
- * -ENOTSUP: the temporary name, which also meets and reports what made
- * mknodat() fail here.
+ * own name: the group through setfsgid(), the mode with the umask at 0.
+ * Nobody ever sees it otherwise, which the temporary name below gives
+ * too, at three system calls more a node (a fifth of a coldplug of 32 fbs
+ * on a fresh tmpfs).  Only where the dev dir decides nothing else
+ * (born_here()), for an owner that is our own euid and a mode without
+ * set-ID or sticky bits, and where setfsgid() is allowed.  The fsgid and
+ * umask stay set for the next node: apply_in() gives them back after the
+ * nodes, before any directory or link is made (the temporary name sets
+ * owner and mode itself, and fix_node() too).  0; -EAGAIN when the name
+ * was taken meanwhile; else -ENOTSUP: the temporary name, which also
+ * meets and reports what made mknodat() fail here.
  */
 static int create_born(struct apply_ctx *c, const struct node_entry *e)
 {
-	gid_t was;
-	mode_t mask;
-	int r = 0;
-
-	if ((e->own.mode & 07000) || e->own.uid != geteuid() || !born_here(c))
+	if ((e->own.mode & 07000) || !born_here(c) || e->own.uid != c->euid ||
+	    !born_as(c, e->own.gid))
 		return -ENOTSUP;
-	was = (gid_t)setfsgid(e->own.gid);
-	/* refused without a word: ask what it is now */
-	if ((gid_t)setfsgid((gid_t)-1) != e->own.gid) {
-		setfsgid(was);
-		c->born = 0;
-		return -ENOTSUP;
-	}
-	mask = umask(0);
-	if (mknodat(c->dirfd, e->name, S_IFCHR | e->own.mode, e->devnum) < 0)
-		r = -errno;
-	umask(mask);
-	setfsgid(was);
-	/* any other failure is the temporary name's to meet and report */
-	return r == -EEXIST ? -EAGAIN : r < 0 ? -ENOTSUP : 0;
+	if (mknodat(c->dirfd, e->name, S_IFCHR | e->own.mode, e->devnum) == 0)
+		return 0;
+	return errno == EEXIST ? -EAGAIN : -ENOTSUP;
 }
 
 /* How a node is put in place: where nothing was seen, over what was
@@ -599,6 +629,7 @@ static int apply_in(struct apply_ctx *c, const struct node_plan *plan, const cha
 		if (r < 0 && ret == 0)
 			ret = r;
 	}
+	born_release(c);
 	for (size_t i = 0; i < plan->n_links; i++) {
 		bool skip = false;
 

@@ -220,6 +220,9 @@ else
 	expect_eq "born: each node in one mknodat() under its name, nothing renamed" \
 		"$(cat "$work/trace")" "$(printf 'mknodat fb%s\n' 0 1 2)"
 	nodes_right born
+	expect_eq "born: the directories after the nodes are root's again" \
+		"$(stat -c '%U:%G %a' "$dev/fb" "$dev/fb/by-path" "$dev/fb/by-name")" \
+		"$(printf 'root:root 755\n%.0s' 1 2 3)"
 	fresh_setgid
 	race trace coldplug --dev "$dev" 2>"$work/err"
 	expect_eq "set-group-ID dev dir: coldplug exits 0" "$?" 0
