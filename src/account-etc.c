@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /* /etc/passwd and /etc/group read directly, and when nsswitch.conf lets
  * them answer first: see account.h. */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "account.h"
 #include "macro.h"
@@ -83,25 +80,7 @@ bool account_files_first(const char *conf, const char *db)
 
 bool account_files_first_here(const char *db)
 {
-	_cleanup_close_ int fd = open("/etc/nsswitch.conf", O_RDONLY | O_CLOEXEC);
-	char conf[8192];
-	size_t n = 0;
+	_cleanup_free_ char *conf = file_read_text("/etc/nsswitch.conf", 64 * 1024);
 
-	if (fd < 0)
-		return false;
-	for (;;) {
-		ssize_t r = read(fd, conf + n, sizeof(conf) - 1 - n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return false;
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n == sizeof(conf) - 1)
-			return false; /* longer than any we know: NSS reads it */
-	}
-	conf[n] = '\0';
-	return !memchr(conf, '\0', n) && account_files_first(conf, db);
+	return conf && account_files_first(conf, db);
 }

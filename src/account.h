@@ -33,5 +33,5 @@ bool account_etc_find(const char *file, const char *name, unsigned want, unsigne
  * line or more than one. */
 bool account_files_first(const char *conf, const char *db);
 /* The same for this system's /etc/nsswitch.conf; false when it cannot be
- * read or is over 8 KiB. */
+ * read or is over 64 KiB. */
 bool account_files_first_here(const char *db);

@@ -18,56 +18,13 @@
 /* A kernel configuration is about 250 kB; anything far larger is not one. */
 #define CONFIG_MAX (4u << 20)
 
-/* A whole small file, NUL-terminated; NULL with errno when it cannot be
- * read, is larger than max, or holds a NUL. */
-static char *read_file(const char *path, size_t max)
-{
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	_cleanup_free_ char *buf = NULL;
-	size_t n = 0, cap = 0;
-
-	if (fd < 0)
-		return NULL;
-	for (;;) {
-		ssize_t r;
-
-		if (n + 1 >= cap) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 4096;
-			if (cap > max + 1) {
-				errno = EFBIG;
-				return NULL;
-			}
-			nb = realloc(buf, cap);
-			if (!nb)
-				return NULL;
-			buf = nb;
-		}
-		r = read(fd, buf + n, cap - 1 - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return NULL;
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = '\0';
-	if (memchr(buf, '\0', n)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	return TAKE_PTR(buf);
-}
-
 char *kernel_module_param(const char *module, const char *name)
 {
 	_cleanup_free_ char *path = NULL, *v = NULL;
 
 	if (asprintf(&path, "/sys/module/%s/parameters/%s", module, name) < 0)
 		return NULL;
-	v = read_file(path, 4096);
+	v = file_read_text(path, 4096);
 	return v ? fb_strip_newlines_dup(v) : NULL;
 }
 
@@ -92,7 +49,7 @@ char *kernel_cmdline(const char *proc_dir)
 
 	if (asprintf(&path, "%s/cmdline", proc_dir) < 0)
 		return NULL;
-	v = read_file(path, 64 * 1024);
+	v = file_read_text(path, 64 * 1024);
 	return v ? fb_strip_newlines_dup(v) : NULL;
 }
 
@@ -127,7 +84,7 @@ int kernel_config_read(struct kernel_config *c, const char *boot_dir, const char
 	memset(c, 0, sizeof(*c));
 	snprintf(c->source, sizeof(c->source), "%s/config-%s", boot_dir,
 		 kernel_release(release, sizeof(release)));
-	c->text = read_file(c->source, CONFIG_MAX);
+	c->text = file_read_text(c->source, CONFIG_MAX);
 	if (c->text)
 		return 0;
 	if (errno == ENOMEM)

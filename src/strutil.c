@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "macro.h"
 #include "strutil.h"
 
 /* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not
@@ -421,4 +423,45 @@ int parse_fd(const char *s, int *fd)
 		return -EINVAL;
 	*fd = (int)v;
 	return 0;
+}
+
+char *file_read_text(const char *path, size_t max)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap) {
+			char *nb;
+
+			cap = cap ? cap * 2 : 4096;
+			if (cap > max + 1) {
+				errno = EFBIG;
+				return NULL;
+			}
+			nb = realloc(buf, cap);
+			if (!nb)
+				return NULL;
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return NULL;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return TAKE_PTR(buf);
 }

@@ -55,6 +55,9 @@ char *str_concat_dup(const char *s, ...) __attribute__((sentinel));
 uint32_t str_hash(const char *s);
 /* str_concat of one string: strlcpy(3). */
 #define str_copy(buf, size, s) str_concat(buf, size, s, (const char *)NULL)
+/* A whole small file, NUL-terminated, malloc'd; NULL with errno when it
+ * cannot be read, is larger than max (EFBIG), or holds a NUL (EINVAL). */
+char *file_read_text(const char *path, size_t max);
 /* strdup that accepts NULL. */
 char *strdup_or_null(const char *s);
 /* Last path component of a symlink's target, or NULL. */
