@@ -2,9 +2,12 @@
 #pragma once
 
 /*
- * Users and groups: through NSS (src/account-nss.c, the default), or read
- * from /etc/passwd and /etc/group (src/account-files.c, the static build:
- * static glibc cannot load NSS modules, and an initramfs has none).
+ * Users and groups: through NSS (src/account-nss.c, the default; a name
+ * is taken from /etc/passwd or /etc/group without it where nsswitch.conf
+ * names "files" first), or read from those files alone
+ * (src/account-files.c, the static build: static glibc cannot load NSS
+ * modules, and an initramfs has none).  src/account-etc.c reads them for
+ * both.
  */
 
 #include <stdbool.h>
