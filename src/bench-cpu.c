@@ -23,10 +23,24 @@
  * Asked of CPUID here, once, not with __builtin_cpu_supports(): that pulls
  * in libgcc's constructor, which runs CPUID a dozen times at every start,
  * a VM exit each under a hypervisor.  It cost 25 us of each coldplug
- * (about 1% of one of 32 fbs), for a question only bench asks.  AVX2
- * needs the OS to save the YMM state too (OSXSAVE, and XCR0's SSE and AVX
- * bits), as libgcc checks.
+ * (about 1% of one of 32 fbs), for a question only bench asks.  Asked
+ * once for all four: a 6 MB fill that paid a CPUID per call lost a
+ * quarter of its speed.
  */
+enum {
+	CPU_AVX2 = 1 << 0, /* and the OS saves the YMM state (OSXSAVE, XCR0's
+			    * SSE and AVX bits), as libgcc checks */
+	CPU_SSE41 = 1 << 1,
+	/* PREFETCHW (CPUID 0x80000001 ECX bit 8): every AMD64 CPU, Intel
+	 * since Broadwell */
+	CPU_PREFETCHW = 1 << 2,
+	/* ERMS, fast rep movsb/stosb (CPUID 7 EBX bit 9).  glibc's memset
+	 * takes rep stosb past 2 KiB only with it; without it (AMD Zen 1,
+	 * for one) rep stosq filled 1 MiB at 18.6 GB/s where AVX2 stores
+	 * reached 23.5. */
+	CPU_ERMS = 1 << 3,
+};
+
 #if BENCH_KERNEL_X86
 static unsigned long long xcr0(void)
 {
@@ -37,73 +51,53 @@ static unsigned long long xcr0(void)
 }
 #endif
 
+static unsigned cpu_features(void)
+{
+#if BENCH_KERNEL_X86
+	static int known = -1;
+	unsigned a, b, c, d, f = 0;
+	bool ymm = false;
+
+	if (known >= 0)
+		return (unsigned)known;
+	if (__get_cpuid(1, &a, &b, &c, &d)) {
+		if (c & bit_SSE4_1)
+			f |= CPU_SSE41;
+		ymm = (c & bit_OSXSAVE) && (c & bit_AVX) && (xcr0() & 6) == 6;
+	}
+	if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+		if (ymm && (b & bit_AVX2))
+			f |= CPU_AVX2;
+		if (b & (1u << 9))
+			f |= CPU_ERMS;
+	}
+	if (__get_cpuid(0x80000001, &a, &b, &c, &d) && (c & bit_PRFCHW))
+		f |= CPU_PREFETCHW;
+	known = (int)f;
+	return f;
+#else
+	return 0;
+#endif
+}
+
 bool bench_kernel_cpu_has_avx2(void)
 {
-#if BENCH_KERNEL_X86
-	static int known = -1;
-	unsigned a, b, c, d;
-
-	if (known < 0) {
-		known = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_OSXSAVE) &&
-			(c & bit_AVX) && (xcr0() & 6) == 6 &&
-			__get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_AVX2);
-	}
-	return known;
-#else
-	return false;
-#endif
+	return cpu_features() & CPU_AVX2;
 }
 
-/*
- * PREFETCHW (CPUID 0x80000001 ECX bit 8): every AMD64 CPU, Intel since
- * Broadwell.  Asked once: under a hypervisor CPUID is a VM exit, and a 6 MB
- * fill that paid one per call lost a quarter of its speed.
- */
 bool bench_kernel_cpu_has_prefetchw(void)
 {
-#if BENCH_KERNEL_X86
-	static int known = -1;
-	unsigned a, b, c, d;
-
-	if (known < 0)
-		known = __get_cpuid(0x80000001, &a, &b, &c, &d) && (c & bit_PRFCHW);
-	return known;
-#else
-	return false;
-#endif
+	return cpu_features() & CPU_PREFETCHW;
 }
 
-/*
- * ERMS, fast rep movsb/stosb (CPUID 7 EBX bit 9).  glibc's memset takes
- * rep stosb past 2 KiB only with it; without it (AMD Zen 1, for one) rep
- * stosq filled 1 MiB at 18.6 GB/s where AVX2 stores reached 23.5.
- */
 bool bench_kernel_cpu_has_erms(void)
 {
-#if BENCH_KERNEL_X86
-	static int known = -1;
-	unsigned a, b, c, d;
-
-	if (known < 0)
-		known = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 9));
-	return known;
-#else
-	return false;
-#endif
+	return cpu_features() & CPU_ERMS;
 }
 
 bool bench_kernel_cpu_has_sse41(void)
 {
-#if BENCH_KERNEL_X86
-	static int known = -1;
-	unsigned a, b, c, d;
-
-	if (known < 0)
-		known = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSE4_1);
-	return known;
-#else
-	return false;
-#endif
+	return cpu_features() & CPU_SSE41;
 }
 
 /* ---- cache size and the non-temporal threshold ---- */
